@@ -1,0 +1,20 @@
+/// Per-campaign counts the preview audit needs, all over accepted events.
+struct CampaignCounters: MergeableRecord, Sendable, Equatable {
+    var previewDecisions = 0
+    var previewImpressions = 0
+    var previewGrants = 0
+    /// Every accepted decision, preview and consent-denied ones included.
+    var decisions = 0
+    /// Customer-unit decisions (not preview, not denied) without `customerId`.
+    var missingCustomer = 0
+
+    var previewEvents: Int { previewDecisions + previewImpressions + previewGrants }
+
+    mutating func merge(_ other: CampaignCounters) {
+        previewDecisions += other.previewDecisions
+        previewImpressions += other.previewImpressions
+        previewGrants += other.previewGrants
+        decisions += other.decisions
+        missingCustomer += other.missingCustomer
+    }
+}

@@ -1,0 +1,158 @@
+/// Whether the shopper allowed analytics; `denied` events are accepted but never analysed.
+public enum Consent: UInt8, Sendable {
+    case granted, unknown, denied
+}
+
+/// What a Grona decision assigns a variant to: the app install or the identified customer.
+public enum DecisionUnit: UInt8, Sendable {
+    case install, customer
+}
+
+/// Where a FunnelsGrove link click was sent.
+public enum Route: UInt8, Sendable {
+    case store, app
+}
+
+/// The fields every Grona event carries about who produced it.
+public struct GronaSubject: Sendable, Equatable {
+    public var installId: ByteString
+    public var customerId: ByteString?
+    public var consent: Consent
+}
+
+/// A Grona `decision`: the SDK assigned a variant of a campaign to a unit.
+public struct Decision: Sendable, Equatable {
+    public var ts: Instant
+    public var subject: GronaSubject
+    public var campaignId: ByteString
+    public var variantId: ByteString
+    /// True when `isPreview` or `preview` is true.
+    public var isPreview: Bool
+    public var control: Bool
+    public var unit: DecisionUnit
+}
+
+/// A Grona `impression`: a variant was shown.
+public struct Impression: Sendable, Equatable {
+    public var ts: Instant
+    public var subject: GronaSubject
+    public var campaignId: ByteString
+    public var variantId: ByteString
+    public var isPreview: Bool
+}
+
+/// A Grona `order`: a purchase, matched to units for conversions.
+public struct Order: Sendable, Equatable {
+    public var ts: Instant
+    public var subject: GronaSubject
+    public var orderId: ByteString
+    public var amountMinor: Int64
+    public var isPreview: Bool
+}
+
+/// A Grona `grant`: an offer of a campaign variant was granted.
+public struct Grant: Sendable, Equatable {
+    public var ts: Instant
+    public var subject: GronaSubject
+    public var campaignId: ByteString
+    public var variantId: ByteString
+    public var offerId: ByteString
+    public var isPreview: Bool
+}
+
+/// The five `utm_*` parameters of a link, an empty string already turned into absent.
+public struct UTMParameters: Sendable, Hashable {
+    public var campaign: ByteString?
+    public var source: ByteString?
+    public var medium: ByteString?
+    public var content: ByteString?
+    public var term: ByteString?
+
+    public init(
+        campaign: ByteString? = nil, source: ByteString? = nil, medium: ByteString? = nil,
+        content: ByteString? = nil, term: ByteString? = nil
+    ) {
+        self.campaign = campaign
+        self.source = source
+        self.medium = medium
+        self.content = content
+        self.term = term
+    }
+
+    var all: [ByteString?] { [campaign, source, medium, content, term] }
+}
+
+/// A FunnelsGrove `link_click` recorded by the resolver.
+public struct LinkClick: Sendable, Equatable {
+    public var ts: Instant
+    public var clickId: ByteString
+    public var appKey: ByteString
+    public var slug: ByteString
+    public var route: Route
+    public var utm: UTMParameters
+}
+
+/// A FunnelsGrove `link_open` recorded by the app; `destination` is validated but not kept.
+public struct LinkOpen: Sendable, Equatable {
+    public var ts: Instant
+    public var openId: ByteString
+    public var appKey: ByteString
+    public var slug: ByteString
+    public var clickId: ByteString?
+    /// Opaque: compared as bytes for retries, never decoded.
+    public var context: ByteString?
+    public var utm: UTMParameters
+}
+
+/// A FunnelsGrove `click_bind`: the backend bound a click to a verified email after login.
+public struct ClickBind: Sendable, Equatable {
+    public var ts: Instant
+    public var clickId: ByteString
+    /// Trimmed and ASCII-lower-cased; lives in memory only, never in an output.
+    public var normalizedEmail: ByteString
+}
+
+/// An accepted event: one line that passed every check of SPEC section 2.
+public enum Event: Sendable, Equatable {
+    case decision(Decision)
+    case impression(Impression)
+    case order(Order)
+    case grant(Grant)
+    case linkClick(LinkClick)
+    case linkOpen(LinkOpen)
+    case clickBind(ClickBind)
+
+    public var type: EventType {
+        switch self {
+        case .decision: .decision
+        case .impression: .impression
+        case .order: .order
+        case .grant: .grant
+        case .linkClick: .linkClick
+        case .linkOpen: .linkOpen
+        case .clickBind: .clickBind
+        }
+    }
+}
+
+/// The seven event types, in the order reports list them.
+public enum EventType: Int, CaseIterable, Sendable, Comparable {
+    case decision, impression, order, grant, linkClick, linkOpen, clickBind
+
+    /// The `type` value in the log.
+    public var name: String {
+        switch self {
+        case .decision: "decision"
+        case .impression: "impression"
+        case .order: "order"
+        case .grant: "grant"
+        case .linkClick: "link_click"
+        case .linkOpen: "link_open"
+        case .clickBind: "click_bind"
+        }
+    }
+
+    public static let grona: [EventType] = [.decision, .impression, .order, .grant]
+
+    public static func < (lhs: EventType, rhs: EventType) -> Bool { lhs.rawValue < rhs.rawValue }
+}

@@ -1,0 +1,350 @@
+/// The kind of a JSON value.
+public enum JSONKind: UInt8, Sendable {
+    case string, number, trueLiteral, falseLiteral, null, object, array
+}
+
+/// Where a parsed string or literal lives: in the line itself, or unescaped in the reader's scratch buffer.
+struct ByteSpan {
+    var start: Int
+    var count: Int
+    var inScratch: Bool
+}
+
+/// One top-level member of a parsed object.
+struct JSONField {
+    var key: ByteSpan
+    var kind: JSONKind
+    /// Unescaped bytes for strings, the literal for numbers, the raw text for anything else.
+    var value: ByteSpan
+}
+
+/// A strict, allocation-free RFC 8259 reader for one NDJSON line whose top level must be an object.
+///
+/// Foundation's JSONSerialization accepts duplicate keys and is far too slow for the hot path, so
+/// this reader works on bytes: it validates UTF-8, escapes (rejecting lone surrogates), the number
+/// grammar, the nesting limit and trailing bytes, and records the top-level members as spans.
+/// Reuse one reader per thread: its buffers are kept between lines.
+public struct JSONObjectReader {
+    /// The deepest nesting accepted; the top-level object is depth 1.
+    public static let maximumDepth = 64
+
+    var scratch: [UInt8] = []
+    var fields: [JSONField] = []
+
+    public init() {}
+
+    /// Parses `line`; on success the top-level members are available through `withObject`.
+    public mutating func parse(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+        scratch.removeAll(keepingCapacity: true)
+        fields.removeAll(keepingCapacity: true)
+        var scanner = JSONScanner(bytes: line)
+        return scanner.parseTopLevel(scratch: &scratch, fields: &fields)
+    }
+
+    /// Calls `body` with a view of the object parsed last from `line`.
+    public func withObject<Result>(
+        _ line: UnsafeBufferPointer<UInt8>, _ body: (ParsedObject) throws -> Result
+    ) rethrows -> Result {
+        try scratch.withUnsafeBufferPointer { scratchBytes in
+            try fields.withUnsafeBufferPointer { fieldList in
+                try body(ParsedObject(line: line, scratch: scratchBytes, fields: fieldList))
+            }
+        }
+    }
+}
+
+/// The byte-level recursive-descent scanner behind `JSONObjectReader` and `JSONValue`.
+struct JSONScanner {
+    let bytes: UnsafeBufferPointer<UInt8>
+    var index = 0
+
+    init(bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes = bytes
+    }
+
+    var atEnd: Bool { index >= bytes.count }
+
+    mutating func skipWhitespace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x09, 0x0A, 0x0D: index += 1
+            default: return
+            }
+        }
+    }
+
+    mutating func consume(_ byte: UInt8) -> Bool {
+        guard index < bytes.count, bytes[index] == byte else { return false }
+        index += 1
+        return true
+    }
+
+    mutating func parseTopLevel(scratch: inout [UInt8], fields: inout [JSONField]) -> Bool {
+        skipWhitespace()
+        guard consume(UInt8(ascii: "{")) else { return false }
+        skipWhitespace()
+        if !consume(UInt8(ascii: "}")) {
+            while true {
+                skipWhitespace()
+                guard let key = parseString(scratch: &scratch) else { return false }
+                skipWhitespace()
+                guard consume(UInt8(ascii: ":")) else { return false }
+                skipWhitespace()
+                guard let (kind, value) = parseValue(depth: 1, scratch: &scratch) else { return false }
+                fields.append(JSONField(key: key, kind: kind, value: value))
+                skipWhitespace()
+                if consume(UInt8(ascii: ",")) { continue }
+                guard consume(UInt8(ascii: "}")) else { return false }
+                break
+            }
+        }
+        skipWhitespace()
+        return atEnd
+    }
+
+    /// Parses the value at `index`, inside a container at `depth`.
+    private mutating func parseValue(depth: Int, scratch: inout [UInt8]) -> (JSONKind, ByteSpan)? {
+        guard index < bytes.count else { return nil }
+        let start = index
+        switch bytes[index] {
+        case UInt8(ascii: "\""):
+            guard let span = parseString(scratch: &scratch) else { return nil }
+            return (.string, span)
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            guard depth < JSONObjectReader.maximumDepth, skipContainer(depth: depth + 1) else { return nil }
+            let kind: JSONKind = bytes[start] == UInt8(ascii: "{") ? .object : .array
+            return (kind, ByteSpan(start: start, count: index - start, inScratch: false))
+        case UInt8(ascii: "t"):
+            return literal("true", .trueLiteral)
+        case UInt8(ascii: "f"):
+            return literal("false", .falseLiteral)
+        case UInt8(ascii: "n"):
+            return literal("null", .null)
+        default:
+            guard skipNumber() else { return nil }
+            return (.number, ByteSpan(start: start, count: index - start, inScratch: false))
+        }
+    }
+
+    mutating func literal(_ word: StaticString, _ kind: JSONKind) -> (JSONKind, ByteSpan)? {
+        let length = word.utf8CodeUnitCount
+        guard bytes.count - index >= length else { return nil }
+        for offset in 0..<length where bytes[index + offset] != word.utf8Start[offset] {
+            return nil
+        }
+        let span = ByteSpan(start: index, count: length, inScratch: false)
+        index += length
+        return (kind, span)
+    }
+
+    /// Validates a nested object or array opening at `index`, which sits at `depth`.
+    private mutating func skipContainer(depth: Int) -> Bool {
+        var ignored: [UInt8] = []
+        let isObject = bytes[index] == UInt8(ascii: "{")
+        let close = isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
+        index += 1
+        skipWhitespace()
+        if consume(close) { return true }
+        while true {
+            skipWhitespace()
+            if isObject {
+                guard skipString() else { return false }
+                skipWhitespace()
+                guard consume(UInt8(ascii: ":")) else { return false }
+                skipWhitespace()
+            }
+            guard index < bytes.count else { return false }
+            switch bytes[index] {
+            case UInt8(ascii: "\""):
+                guard skipString() else { return false }
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                guard depth < JSONObjectReader.maximumDepth, skipContainer(depth: depth + 1) else { return false }
+            default:
+                guard parseValue(depth: depth, scratch: &ignored) != nil else { return false }
+            }
+            skipWhitespace()
+            if consume(UInt8(ascii: ",")) { continue }
+            return consume(close)
+        }
+    }
+
+    private mutating func skipString() -> Bool {
+        var discard: [UInt8] = []
+        return parseString(scratch: &discard) != nil
+    }
+
+    /// Parses a string at `index`; returns its unescaped bytes as a span of the line when it has
+    /// no escapes, or of `scratch` when it has.
+    mutating func parseString(scratch: inout [UInt8]) -> ByteSpan? {
+        guard consume(UInt8(ascii: "\"")) else { return nil }
+        let start = index
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                let span = ByteSpan(start: start, count: index - start, inScratch: false)
+                index += 1
+                return span
+            }
+            if byte == UInt8(ascii: "\\") {
+                return parseEscapedString(from: start, scratch: &scratch)
+            }
+            if byte < 0x20 { return nil }
+            if byte < 0x80 {
+                index += 1
+            } else {
+                guard skipUTF8Sequence() else { return nil }
+            }
+        }
+        return nil
+    }
+
+    /// The slow path of `parseString`: copies the string into `scratch`, unescaping as it goes.
+    private mutating func parseEscapedString(from start: Int, scratch: inout [UInt8]) -> ByteSpan? {
+        let scratchStart = scratch.count
+        scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
+        while index < bytes.count {
+            let byte = bytes[index]
+            switch byte {
+            case UInt8(ascii: "\""):
+                index += 1
+                return ByteSpan(start: scratchStart, count: scratch.count - scratchStart, inScratch: true)
+            case UInt8(ascii: "\\"):
+                guard unescape(into: &scratch) else { return nil }
+            case 0..<0x20:
+                return nil
+            case 0x20..<0x80:
+                scratch.append(byte)
+                index += 1
+            default:
+                let sequenceStart = index
+                guard skipUTF8Sequence() else { return nil }
+                scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[sequenceStart..<index]))
+            }
+        }
+        return nil
+    }
+
+    /// Decodes the escape at `index` (which holds the backslash) and appends its UTF-8.
+    private mutating func unescape(into scratch: inout [UInt8]) -> Bool {
+        guard index + 1 < bytes.count else { return false }
+        let escaped = bytes[index + 1]
+        index += 2
+        switch escaped {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): scratch.append(escaped)
+        case UInt8(ascii: "b"): scratch.append(0x08)
+        case UInt8(ascii: "f"): scratch.append(0x0C)
+        case UInt8(ascii: "n"): scratch.append(0x0A)
+        case UInt8(ascii: "r"): scratch.append(0x0D)
+        case UInt8(ascii: "t"): scratch.append(0x09)
+        case UInt8(ascii: "u"):
+            guard let unit = hexQuad() else { return false }
+            var scalar = unit
+            if (0xD800...0xDBFF).contains(unit) {
+                guard bytes.count - index >= 6, bytes[index] == UInt8(ascii: "\\"),
+                      bytes[index + 1] == UInt8(ascii: "u")
+                else { return false }
+                index += 2
+                guard let low = hexQuad(), (0xDC00...0xDFFF).contains(low) else { return false }
+                scalar = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)
+            } else if (0xDC00...0xDFFF).contains(unit) {
+                return false
+            }
+            appendUTF8(scalar, to: &scratch)
+        default:
+            return false
+        }
+        return true
+    }
+
+    private mutating func hexQuad() -> UInt32? {
+        guard bytes.count - index >= 4 else { return nil }
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            let byte = bytes[index]
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: return nil
+            }
+            value = value << 4 | UInt32(digit)
+            index += 1
+        }
+        return value
+    }
+
+    private func appendUTF8(_ scalar: UInt32, to scratch: inout [UInt8]) {
+        switch scalar {
+        case 0..<0x80:
+            scratch.append(UInt8(scalar))
+        case 0x80..<0x800:
+            scratch.append(UInt8(0xC0 | scalar >> 6))
+            scratch.append(UInt8(0x80 | scalar & 0x3F))
+        case 0x800..<0x10000:
+            scratch.append(UInt8(0xE0 | scalar >> 12))
+            scratch.append(UInt8(0x80 | scalar >> 6 & 0x3F))
+            scratch.append(UInt8(0x80 | scalar & 0x3F))
+        default:
+            scratch.append(UInt8(0xF0 | scalar >> 18))
+            scratch.append(UInt8(0x80 | scalar >> 12 & 0x3F))
+            scratch.append(UInt8(0x80 | scalar >> 6 & 0x3F))
+            scratch.append(UInt8(0x80 | scalar & 0x3F))
+        }
+    }
+
+    /// Skips one multi-byte UTF-8 sequence, rejecting overlong forms, surrogates and values above U+10FFFF.
+    private mutating func skipUTF8Sequence() -> Bool {
+        let lead = bytes[index]
+        let length: Int
+        var secondLow: UInt8 = 0x80
+        var secondHigh: UInt8 = 0xBF
+        switch lead {
+        case 0xC2...0xDF: length = 2
+        case 0xE0: length = 3; secondLow = 0xA0
+        case 0xE1...0xEC, 0xEE...0xEF: length = 3
+        case 0xED: length = 3; secondHigh = 0x9F
+        case 0xF0: length = 4; secondLow = 0x90
+        case 0xF1...0xF3: length = 4
+        case 0xF4: length = 4; secondHigh = 0x8F
+        default: return false
+        }
+        guard bytes.count - index >= length else { return false }
+        let second = bytes[index + 1]
+        guard second >= secondLow, second <= secondHigh else { return false }
+        for offset in 2..<length where bytes[index + offset] & 0xC0 != 0x80 {
+            return false
+        }
+        index += length
+        return true
+    }
+
+    /// Skips a number matching `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`.
+    mutating func skipNumber() -> Bool {
+        _ = consume(UInt8(ascii: "-"))
+        guard index < bytes.count else { return false }
+        if bytes[index] == UInt8(ascii: "0") {
+            index += 1
+        } else {
+            guard skipDigits() else { return false }
+        }
+        if consume(UInt8(ascii: ".")) {
+            guard skipDigits() else { return false }
+        }
+        if index < bytes.count, bytes[index] | 0x20 == UInt8(ascii: "e") {
+            index += 1
+            if !consume(UInt8(ascii: "+")) { _ = consume(UInt8(ascii: "-")) }
+            guard skipDigits() else { return false }
+        }
+        return true
+    }
+
+    /// Skips one or more ASCII digits.
+    private mutating func skipDigits() -> Bool {
+        let start = index
+        while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") {
+            index += 1
+        }
+        return index > start
+    }
+}

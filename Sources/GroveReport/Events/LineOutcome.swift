@@ -1,0 +1,41 @@
+/// Why a line was rejected (SPEC section 2), in the spec's words.
+public enum RejectReason: Error, Hashable, Sendable {
+    case lineTooLong
+    case invalidJSON
+    case duplicateKey(ByteString)
+    case missingField(ByteString)
+    case badField(ByteString)
+    case disallowedField(ByteString)
+
+    /// The reason as written in `summary.json` and `rejects.ndjson`, e.g. `missing_field:ts`.
+    public var text: ByteString {
+        switch self {
+        case .lineTooLong: ByteString("line_too_long")
+        case .invalidJSON: ByteString("invalid_json")
+        case .duplicateKey(let key): ByteString("duplicate_key:").appending(key)
+        case .missingField(let key): ByteString("missing_field:").appending(key)
+        case .badField(let key): ByteString("bad_field:").appending(key)
+        case .disallowedField(let key): ByteString("disallowed_field:").appending(key)
+        }
+    }
+}
+
+/// Why a line was ignored: it holds nothing, or an event type this version does not know.
+public enum IgnoreReason: Int, CaseIterable, Hashable, Sendable {
+    case blank
+    case unknownType
+
+    public var name: String {
+        switch self {
+        case .blank: "blank"
+        case .unknownType: "unknown_type"
+        }
+    }
+}
+
+/// The one accounting bucket every line ends in.
+public enum LineOutcome: Sendable, Equatable {
+    case accepted(Event)
+    case ignored(IgnoreReason)
+    case rejected(RejectReason)
+}

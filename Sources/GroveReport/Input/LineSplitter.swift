@@ -1,0 +1,127 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One line of an input, as the splitter hands it on.
+public enum SplitLine {
+    /// A line without its `\n`, trailing `\r` or leading BOM; valid only during the callback.
+    case line(UnsafeBufferPointer<UInt8>, number: Int, offset: Int)
+    /// A line over the limit, detected without holding it.
+    case tooLong(number: Int, offset: Int)
+}
+
+/// Splits a stream of decompressed chunks into lines (SPEC section 1).
+///
+/// Lines end in `\n`; a trailing `\r` is removed; a UTF-8 BOM at the very start of the stream is
+/// removed but still counts in byte offsets; a final line without `\n` is still a line. A line over
+/// `maximumLineLength` bytes (not counting its `\n`) is reported as too long while being skipped,
+/// so memory never holds more than one line of at most the limit.
+public struct LineSplitter {
+    public static let maximumLineLength = 1_048_576
+    private static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
+
+    private let maximumLength: Int
+    /// The start of a line that continues into the next chunk.
+    private var carry: [UInt8] = []
+    /// Bytes of the current line so far, including carried ones and ones skipped as too long.
+    private var currentLength = 0
+    private var lineNumber = 0
+    private var lineOffset = 0
+    private var streamOffset = 0
+    /// Bytes at the start of the stream still to be checked for a BOM.
+    private var bomPrefix: [UInt8] = []
+    private var bomChecked = false
+
+    public init(maximumLineLength: Int = LineSplitter.maximumLineLength) {
+        self.maximumLength = maximumLineLength
+    }
+
+    /// Splits the next chunk of the stream.
+    public mutating func feed(_ chunk: UnsafeBufferPointer<UInt8>, _ emit: (SplitLine) -> Void) {
+        guard bomChecked else {
+            bomPrefix.append(contentsOf: chunk)
+            if bomPrefix.count >= Self.byteOrderMark.count { releaseBOMPrefix(emit) }
+            return
+        }
+        split(chunk, emit)
+    }
+
+    /// Ends the stream: a pending final line is emitted when the input is `complete`, and dropped
+    /// when it was cut short by an input error.
+    public mutating func finish(complete: Bool, _ emit: (SplitLine) -> Void) {
+        if !bomChecked { releaseBOMPrefix(emit) }
+        guard complete, currentLength > 0 else { return }
+        emitCarried(emit)
+    }
+
+    private mutating func releaseBOMPrefix(_ emit: (SplitLine) -> Void) {
+        bomChecked = true
+        var prefix = bomPrefix
+        bomPrefix = []
+        if prefix.starts(with: Self.byteOrderMark) {
+            prefix.removeFirst(Self.byteOrderMark.count)
+            streamOffset = Self.byteOrderMark.count
+            currentLength = 0
+        }
+        prefix.withUnsafeBufferPointer { split($0, emit) }
+    }
+
+    private mutating func split(_ chunk: UnsafeBufferPointer<UInt8>, _ emit: (SplitLine) -> Void) {
+        var start = 0
+        while start < chunk.count {
+            guard let newline = Self.firstNewline(in: chunk, from: start) else {
+                append(UnsafeBufferPointer(rebasing: chunk[start...]))
+                streamOffset += chunk.count - start
+                return
+            }
+            let piece = UnsafeBufferPointer(rebasing: chunk[start..<newline])
+            if currentLength == 0 && carry.isEmpty {
+                emitLine(piece, length: piece.count, emit)
+            } else {
+                append(piece)
+                emitCarried(emit)
+            }
+            streamOffset += newline + 1 - start
+            beginLine(at: streamOffset)
+            start = newline + 1
+        }
+    }
+
+    private static func firstNewline(in chunk: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        let base = UnsafeRawPointer(chunk.baseAddress!)
+        guard let found = memchr(base + start, 0x0A, chunk.count - start) else { return nil }
+        return UnsafeRawPointer(found) - base
+    }
+
+    /// Adds bytes to the current line, keeping them only while the line is within the limit.
+    private mutating func append(_ piece: UnsafeBufferPointer<UInt8>) {
+        currentLength += piece.count
+        if currentLength <= maximumLength {
+            carry.append(contentsOf: piece)
+        } else if !carry.isEmpty {
+            carry = []
+        }
+    }
+
+    private mutating func emitCarried(_ emit: (SplitLine) -> Void) {
+        let length = currentLength
+        carry.withUnsafeBufferPointer { emitLine($0, length: length, emit) }
+        carry.removeAll(keepingCapacity: carry.capacity <= 1 << 16)
+    }
+
+    private mutating func emitLine(_ bytes: UnsafeBufferPointer<UInt8>, length: Int, _ emit: (SplitLine) -> Void) {
+        lineNumber += 1
+        if length > maximumLength {
+            emit(.tooLong(number: lineNumber, offset: lineOffset))
+            return
+        }
+        var line = bytes
+        if line.last == 0x0D { line = UnsafeBufferPointer(rebasing: line.dropLast()) }
+        emit(.line(line, number: lineNumber, offset: lineOffset))
+    }
+
+    private mutating func beginLine(at offset: Int) {
+        lineOffset = offset
+        currentLength = 0
+    }
+}

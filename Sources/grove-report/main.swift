@@ -1,0 +1,2 @@
+import GroveReport
+print("stub")
