@@ -1,2 +1,6 @@
 import GroveReport
-print("stub")
+#if canImport(Glibc)
+import Glibc
+#endif
+
+exit(CommandRunner.main(Array(CommandLine.arguments.dropFirst())).rawValue)

@@ -1,0 +1,52 @@
+/// The generator's endless sequence of lines: it draws each line's time and kind, lets the
+/// FunnelsGrove or Grona simulator (half the traffic each) or the defect writer fill it in, and
+/// collects the bytes in one reusable buffer for the compressor.
+struct EventStream {
+    /// Which accounting bucket a line is meant for.
+    enum LineKind {
+        case event
+        case rejected
+        case ignored
+    }
+
+    private var rng: SeededRandom
+    private var clock: SimulatedClock
+    private var funnelsGrove: FunnelsGroveSimulator
+    private var grona: GronaSimulator
+    private let defectShare: Double
+    /// Lines written since the buffer was last emptied.
+    private(set) var buffer: JSONLineBuilder
+
+    init(seed: UInt64, lines: Int, defectShare: Double, bufferCapacity: Int) {
+        rng = SeededRandom(seed: seed)
+        clock = SimulatedClock(lines: lines)
+        funnelsGrove = FunnelsGroveSimulator(seed: seed)
+        grona = GronaSimulator(seed: seed)
+        self.defectShare = defectShare
+        buffer = JSONLineBuilder(capacity: bufferCapacity)
+    }
+
+    /// Appends one line, `\n`-terminated (now and then `\r\n`), to `buffer`.
+    mutating func appendLine() -> LineKind {
+        let instant = clock.nextLineInstant(using: &rng)
+        let style = TimestampStyle.random(using: &rng)
+        var kind = LineKind.event
+        if rng.chance(defectShare) {
+            switch DefectiveLines.emit(at: instant, style: style, into: &buffer, using: &rng) {
+            case .rejected: kind = .rejected
+            case .ignored: kind = .ignored
+            }
+        } else if rng.chance(0.5) {
+            funnelsGrove.emit(at: instant, style: style, into: &buffer, using: &rng)
+        } else {
+            grona.emit(at: instant, style: style, into: &buffer, using: &rng)
+        }
+        buffer.endLine(crlf: rng.chance(0.001))
+        return kind
+    }
+
+    /// Empties the buffer once its bytes have been handed on.
+    mutating func clearBuffer() {
+        buffer.removeAll()
+    }
+}

@@ -1,0 +1,74 @@
+/// Reads one input file line by line into a partial state: decompress, split, classify, count,
+/// aggregate, and spool the rejects.
+///
+/// One per worker thread: it reuses its JSON buffers across lines and files.
+public struct FileProcessor {
+    private var classifier = LineClassifier()
+    private let reader: DecompressingReader
+    private let rejectsRaw: Bool
+    private let progress: ProgressCounters?
+
+    public init(rejectsRaw: Bool, progress: ProgressCounters? = nil, chunkSize: Int = DecompressingReader.defaultChunkSize) {
+        self.rejectsRaw = rejectsRaw
+        self.progress = progress
+        self.reader = DecompressingReader(chunkSize: chunkSize)
+    }
+
+    /// Adds every line of `file` to `state`, and its rejects to `rejects`.
+    public mutating func process(
+        _ file: InputFile, into state: inout PartialState, rejects: RejectSpool
+    ) throws(OutputError) {
+        var splitter = LineSplitter()
+        var spoolError: OutputError?
+        let reader = self.reader
+        let progress = self.progress
+        let (counts, error) = reader.read(file) { chunk in
+            let acceptedBefore = state.accounting.acceptedTotal
+            splitter.feed(chunk) { line in
+                record(line, of: file, into: &state, rejects: rejects, error: &spoolError)
+            }
+            progress?.addChunk(bytes: chunk.count, events: state.accounting.acceptedTotal - acceptedBefore)
+        }
+        splitter.finish(complete: error == nil) { line in
+            record(line, of: file, into: &state, rejects: rejects, error: &spoolError)
+        }
+        state.accounting.files += 1
+        state.accounting.bytes.read += counts.read
+        state.accounting.bytes.decompressed += counts.decompressed
+        if let error { state.accounting.inputErrors.append(error) }
+        progress?.finishFile()
+        if let spoolError { throw spoolError }
+    }
+
+    /// Puts one line in its bucket; keeps the first spool error to throw once the file is done.
+    private mutating func record(
+        _ split: SplitLine, of file: InputFile, into state: inout PartialState, rejects: RejectSpool,
+        error: inout OutputError?
+    ) {
+        let rejected: RejectRecord
+        switch split {
+        case .tooLong(let number, let offset):
+            state.accounting.countRejection(.lineTooLong)
+            rejected = RejectRecord(file: file.displayName, line: number, offset: offset, reason: .lineTooLong)
+        case .line(let bytes, let number, let offset):
+            let outcome = classifier.classify(bytes)
+            state.accounting.count(outcome)
+            switch outcome {
+            case .accepted(let event):
+                state.add(event)
+                return
+            case .ignored:
+                return
+            case .rejected(let reason):
+                rejected = RejectRecord(
+                    file: file.displayName, line: number, offset: offset, reason: reason,
+                    raw: rejectsRaw ? RawLineRedactor.redact(bytes) : nil)
+            }
+        }
+        do throws(OutputError) {
+            try rejects.append(rejected.ndjsonLine(includeRaw: rejectsRaw))
+        } catch let spoolError {
+            error = error ?? spoolError
+        }
+    }
+}

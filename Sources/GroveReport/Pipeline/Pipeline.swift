@@ -1,0 +1,104 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// Everything a run found: the accounting, both analyses and the time it took.
+public struct RunResult: Sendable {
+    public var accounting: Accounting
+    public var attribution: AttributionResult
+    public var grona: GronaResult
+    public var wallSeconds: Double
+
+    /// rejected / lines, 0 for no lines.
+    public var rejectRate: Double {
+        accounting.lines == 0 ? 0 : Double(accounting.rejectedTotal) / Double(accounting.lines)
+    }
+
+    /// The exit status: input problems (1) before violations (3, only for `validate`).
+    public func status(maxRejectRate: Double, failOnViolations: Bool) -> ExitStatus {
+        if !accounting.inputErrors.isEmpty || rejectRate > maxRejectRate || grona.audit.leakCheck != 0 {
+            return .inputProblem
+        }
+        if failOnViolations && grona.audit.violations.total > 0 { return .violations }
+        return .success
+    }
+}
+
+/// The whole batch: inputs → lines → events → partial states (in parallel) → merge → reports.
+public enum Pipeline {
+    /// Runs the pipeline and, when the options name an output directory, writes every report.
+    public static func run(_ options: RunOptions, progress: ProgressCounters? = nil) throws(OutputError) -> RunResult {
+        let started = DispatchTime.now()
+        let output = try options.outputDirectory.map { path throws(OutputError) in try OutputDirectory(path: path) }
+        let scratch = try output?.scratchDirectory()
+        defer { if let scratch { try? FileManager.default.removeItem(atPath: scratch) } }
+
+        let (files, discoveryErrors) = InputDiscovery.expand(options.inputs.isEmpty ? RunOptions.defaultInputs : options.inputs)
+        var (state, spools) = try aggregate(
+            files, jobs: options.jobs, rejectsRaw: options.rejectsRaw, scratch: scratch, progress: progress)
+        var discovery = Accounting()
+        discovery.files = discoveryErrors.count
+        discovery.inputErrors = discoveryErrors
+        state.accounting.merge(discovery)
+
+        let attribution = state.attribution.result()
+        let grona = state.grona.result(configuration: options.configuration, scope: options.previewScope)
+        let wallSeconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
+        let result = RunResult(accounting: state.accounting, attribution: attribution, grona: grona, wallSeconds: wallSeconds)
+        if let output {
+            try ReportWriter.write(result, to: output)
+            try RejectsLog.combine(spools, into: output)
+        }
+        return result
+    }
+
+    /// Reads `files` on `jobs` threads, each file whole on one thread into that thread's partial
+    /// state, and merges the partials. Returns the merged state and the reject spools in report
+    /// order (file name byte-wise, then input position).
+    public static func aggregate(
+        _ files: [InputFile], jobs: Int, rejectsRaw: Bool, scratch: String?, progress: ProgressCounters? = nil
+    ) throws(OutputError) -> (PartialState, [String]) {
+        let workers = max(1, min(jobs, files.count))
+        let nextFile = Atomic<Int>(0)
+        let partials = Mutex<[(PartialState, OutputError?)]>([])
+        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+            var processor = FileProcessor(rejectsRaw: rejectsRaw, progress: progress)
+            var state = PartialState()
+            var failure: OutputError?
+            while failure == nil {
+                let index = nextFile.add(1, ordering: .relaxed).oldValue
+                guard index < files.count else { break }
+                let spool = RejectSpool(path: scratch.map { "\($0)/rejects-\(index).ndjson" } ?? "/dev/null")
+                do throws(OutputError) {
+                    try processor.process(files[index], into: &state, rejects: spool)
+                    _ = try spool.close()
+                } catch {
+                    failure = error
+                }
+            }
+            let finished = (state, failure)
+            partials.withLock { $0.append(finished) }
+        }
+        var merged = PartialState()
+        for (partial, failure) in partials.withLock({ $0 }) {
+            if let failure { throw failure }
+            merged.merge(partial)
+        }
+        guard let scratch else { return (merged, []) }
+        let order = files.indices.sorted { (ByteString(files[$0].displayName), $0) < (ByteString(files[$1].displayName), $1) }
+        let spools = order.map { "\(scratch)/rejects-\($0).ndjson" }.filter { FileManager.default.fileExists(atPath: $0) }
+        return (merged, spools)
+    }
+}
+
+/// Writes the six report files of a run (the seventh, `rejects.ndjson`, comes from the spools).
+public enum ReportWriter {
+    public static func write(_ result: RunResult, to output: OutputDirectory) throws(OutputError) {
+        try output.write(AttributionReport.csv(result.attribution), to: "attribution.csv")
+        try output.write(AttributionReport.json(result.attribution), to: "attribution.json")
+        try output.write(ExposureReport.csv(result.grona.exposure), to: "exposure.csv")
+        try output.write(ExposureReport.json(result.grona.exposure), to: "exposure.json")
+        try output.write(PreviewAuditReport.json(result.grona.audit), to: "preview_audit.json")
+        try output.write(SummaryReport.json(result.accounting, wallSeconds: result.wallSeconds), to: "summary.json")
+    }
+}

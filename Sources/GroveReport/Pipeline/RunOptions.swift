@@ -1,0 +1,43 @@
+/// What a `run` or `validate` is asked to do.
+public struct RunOptions: Sendable {
+    /// Files, directories or `-`; empty means `SampleData/`.
+    public var inputs: [String]
+    /// Where reports go; nil writes none (a `validate` without `--out`).
+    public var outputDirectory: String?
+    public var configuration: Configuration?
+    public var previewScope: PreviewScope
+    /// Worker threads; at least 1.
+    public var jobs: Int
+    /// The share of rejected lines above which the run fails (exit 1).
+    public var maxRejectRate: Double
+    /// Whether `rejects.ndjson` carries the redacted raw line.
+    public var rejectsRaw: Bool
+
+    public static let defaultInputs = ["SampleData"]
+    public static let defaultOutputDirectory = "Reports"
+    public static let defaultMaxRejectRate = 0.01
+
+    public init(
+        inputs: [String] = [], outputDirectory: String? = RunOptions.defaultOutputDirectory,
+        configuration: Configuration? = nil, previewScope: PreviewScope = .unit, jobs: Int = 1,
+        maxRejectRate: Double = RunOptions.defaultMaxRejectRate, rejectsRaw: Bool = false
+    ) {
+        self.inputs = inputs
+        self.outputDirectory = outputDirectory
+        self.configuration = configuration
+        self.previewScope = previewScope
+        self.jobs = jobs
+        self.maxRejectRate = maxRejectRate
+        self.rejectsRaw = rejectsRaw
+    }
+}
+
+/// The process exit codes of SPEC section 7.
+public enum ExitStatus: Int32, Sendable {
+    case success = 0
+    /// Input errors, too many rejected lines, or a failed leak check.
+    case inputProblem = 1
+    case usage = 2
+    /// `validate` found audit violations.
+    case violations = 3
+}

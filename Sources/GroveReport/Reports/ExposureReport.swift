@@ -1,0 +1,45 @@
+/// Renders `exposure.csv` and `exposure.json` (SPEC section 4).
+public enum ExposureReport {
+    public static let header = [
+        "campaign", "variant", "control", "units", "converted_units", "conversion_rate", "orders",
+        "revenue_minor", "revenue_per_unit", "impressions", "abs_diff", "rel_lift", "ci_low", "ci_high",
+        "p_value", "srm_p_value",
+    ]
+
+    public static func csv(_ campaigns: [ExposureCampaign]) -> [UInt8] {
+        var table = CSVTable(header: header)
+        for campaign in campaigns {
+            for row in campaign.variants {
+                table.append(cells(row))
+            }
+        }
+        return table.rendered()
+    }
+
+    public static func json(_ campaigns: [ExposureCampaign]) -> [UInt8] {
+        let list = campaigns.map { campaign in
+            JSONOutput.object([
+                JSONOutput.Member("campaign", .string(campaign.campaign)),
+                JSONOutput.Member("srm_p_value", .decimal(campaign.srmPValue)),
+                JSONOutput.Member("missing_customer", .integer(campaign.missingCustomer)),
+                JSONOutput.Member("preview_contaminated", .integer(campaign.previewContaminated)),
+                JSONOutput.Member("multi_variant_units", .integer(campaign.multiVariantUnits)),
+                JSONOutput.Member("variants", .array(campaign.variants.map { row in
+                    .object(zip(header, cells(row)).map { JSONOutput.Member($0, $1) })
+                })),
+            ])
+        }
+        return JSONOutput.object([JSONOutput.Member("campaigns", .array(list))]).rendered()
+    }
+
+    /// The row's values in header order, typed once for both formats.
+    private static func cells(_ row: ExposureRow) -> [JSONOutput] {
+        [
+            .string(row.campaign), .string(row.variant), .bool(row.control), .integer(row.units),
+            .integer(row.convertedUnits), .decimal(row.conversionRate), .integer(row.orders),
+            .bigInteger(row.revenueMinor), .decimal(row.revenuePerUnit), .integer(row.impressions),
+            .decimal(row.absDiff), .decimal(row.relLift), .decimal(row.ciLow), .decimal(row.ciHigh),
+            .decimal(row.pValue), .decimal(row.srmPValue),
+        ]
+    }
+}

@@ -1,0 +1,58 @@
+/// Renders `preview_audit.json` (SPEC section 5) and the human-readable audit of `validate`.
+public enum PreviewAuditReport {
+    public static func json(_ audit: PreviewAudit) -> [UInt8] {
+        let campaigns = audit.campaigns.map { campaign in
+            JSONOutput.object([
+                JSONOutput.Member("campaign", .string(campaign.campaign)),
+                JSONOutput.Member("preview_decisions", .integer(campaign.previewDecisions)),
+                JSONOutput.Member("preview_impressions", .integer(campaign.previewImpressions)),
+                JSONOutput.Member("preview_grants", .integer(campaign.previewGrants)),
+                JSONOutput.Member("preview_installs", .integer(campaign.previewInstalls)),
+                JSONOutput.Member("preview_contaminated", .integer(campaign.previewContaminated)),
+                JSONOutput.Member("violations", violations(campaign.violations)),
+            ])
+        }
+        return JSONOutput.object([
+            JSONOutput.Member("campaigns", .array(campaigns)),
+            JSONOutput.Member("totals", .object([
+                JSONOutput.Member("preview", byGronaType(audit.previewTotals)),
+                JSONOutput.Member("consent_denied", byGronaType(audit.consentDeniedTotals)),
+            ])),
+            JSONOutput.Member("violations", violations(audit.violations)),
+            JSONOutput.Member("leak_check", .integer(audit.leakCheck)),
+        ]).rendered()
+    }
+
+    /// The audit for people: totals, then each campaign with a violation, then the verdict.
+    public static func text(_ audit: PreviewAudit) -> String {
+        var lines: [String] = ["Preview audit"]
+        let preview = zip(EventType.grona, audit.previewTotals).map { "\($0.name) \($1)" }
+        let denied = zip(EventType.grona, audit.consentDeniedTotals).map { "\($0.name) \($1)" }
+        lines.append("  preview events excluded:        " + preview.joined(separator: ", "))
+        lines.append("  consent-denied events excluded: " + denied.joined(separator: ", "))
+        lines.append("  leak check: \(audit.leakCheck) \(audit.leakCheck == 0 ? "(no excluded event reached the analysis)" : "EXCLUDED EVENTS REACHED THE ANALYSIS")")
+        lines.append("  campaigns: \(audit.campaigns.count)")
+        for campaign in audit.campaigns {
+            let found = campaign.violations.named.filter { $0.count > 0 }
+            let installs = "preview installs \(campaign.previewInstalls), contaminated events \(campaign.previewContaminated)"
+            let verdict = found.isEmpty ? "ok" : found.map { "\($0.name) \($0.count)" }.joined(separator: ", ")
+            lines.append("    \(campaign.campaign): \(installs); \(verdict)")
+        }
+        let total = audit.violations.total
+        if total == 0 {
+            lines.append("No violations.")
+        } else {
+            let named = audit.violations.named.filter { $0.count > 0 }.map { "\($0.name) \($0.count)" }
+            lines.append("VIOLATIONS: \(total) (\(named.joined(separator: ", ")))")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private static func violations(_ violations: AuditViolations) -> JSONOutput {
+        .object(violations.named.map { JSONOutput.Member($0.name, .integer($0.count)) })
+    }
+
+    private static func byGronaType(_ counts: [Int]) -> JSONOutput {
+        .object(zip(EventType.grona, counts).map { JSONOutput.Member($0.name, .integer($1)) })
+    }
+}

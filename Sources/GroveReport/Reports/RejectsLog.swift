@@ -1,0 +1,82 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One rejected line as `rejects.ndjson` lists it.
+public struct RejectRecord: Sendable, Equatable {
+    public var file: String
+    public var line: Int
+    public var offset: Int
+    public var reason: RejectReason
+    /// The redacted raw line, only with `--rejects-raw`; nil for a line too long to hold.
+    public var raw: [UInt8]?
+
+    /// The record as one NDJSON line, newline included.
+    public func ndjsonLine(includeRaw: Bool) -> [UInt8] {
+        var members = [
+            JSONOutput.Member("file", .text(file)),
+            JSONOutput.Member("line", .integer(line)),
+            JSONOutput.Member("offset", .integer(offset)),
+            JSONOutput.Member("reason", .string(reason.text)),
+        ]
+        if includeRaw { members.append(JSONOutput.Member("raw", raw.map { .string(ByteString($0)) } ?? .null)) }
+        return JSONOutput.object(members).compact() + [0x0A]
+    }
+}
+
+/// Rejects of one input file, spooled to a scratch file so memory does not grow with bad lines.
+///
+/// Each input gets its own spool; `RejectsLog.combine` concatenates them in report order.
+public final class RejectSpool {
+    public let path: String
+    private var handle: UnsafeMutablePointer<FILE>?
+    private(set) var count = 0
+
+    public init(path: String) {
+        self.path = path
+    }
+
+    deinit {
+        if let handle { fclose(handle) }
+    }
+
+    public func append(_ line: [UInt8]) throws(OutputError) {
+        if handle == nil {
+            handle = fopen(path, "wb")
+            guard handle != nil else { throw .cannotWrite(path: path) }
+        }
+        guard fwrite(line, 1, line.count, handle) == line.count else { throw .cannotWrite(path: path) }
+        count += 1
+    }
+
+    /// Flushes and closes the spool; false when nothing was written.
+    public func close() throws(OutputError) -> Bool {
+        guard let handle else { return false }
+        self.handle = nil
+        guard fclose(handle) == 0 else { throw .cannotWrite(path: path) }
+        return true
+    }
+}
+
+/// Builds `rejects.ndjson` from per-input spools.
+public enum RejectsLog {
+    /// Concatenates the spool files in order into `rejects.ndjson` (atomically) and removes them.
+    public static func combine(_ spoolPaths: [String], into output: OutputDirectory) throws(OutputError) {
+        let temporary = output.temporaryPath(for: "rejects.ndjson")
+        guard let target = fopen(temporary, "wb") else { throw .cannotWrite(path: temporary) }
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        var failed = false
+        for spool in spoolPaths {
+            guard let source = fopen(spool, "rb") else { failed = true; break }
+            while true {
+                let count = fread(&buffer, 1, buffer.count, source)
+                if count == 0 { break }
+                if fwrite(buffer, 1, count, target) != count { failed = true; break }
+            }
+            fclose(source)
+            unlink(spool)
+        }
+        if fclose(target) != 0 || failed { throw .cannotWrite(path: temporary) }
+        try output.moveIntoPlace(temporary, as: "rejects.ndjson")
+    }
+}

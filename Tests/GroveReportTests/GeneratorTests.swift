@@ -1,0 +1,185 @@
+import Foundation
+import Testing
+@testable import GroveReport
+
+/// A fresh directory under the system's temporary directory, removed after `body`.
+private func withTemporaryDirectory<T>(_ body: (String) throws -> T) throws -> T {
+    let path = FileManager.default.temporaryDirectory
+        .appendingPathComponent("grove-generator-\(UUID().uuidString)").path
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    return try body(path)
+}
+
+/// Decompresses with the system's `gzip`, so the writer is checked against an independent reader.
+private func gunzip(_ path: String) throws -> [UInt8] {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["gzip", "-dc", path]
+    let output = Pipe()
+    process.standardOutput = output
+    try process.run()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0, "gzip -dc \(path) failed")
+    return [UInt8](data)
+}
+
+private func readAll(_ paths: [String]) throws -> [[UInt8]] {
+    try paths.map { try [UInt8](Data(contentsOf: URL(fileURLWithPath: $0))) }
+}
+
+/// The lines of all files, without their `\n`.
+private func decompressedLines(_ paths: [String]) throws -> [ArraySlice<UInt8>] {
+    try paths.flatMap { path -> [ArraySlice<UInt8>] in
+        var lines = try gunzip(path).split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        #expect(lines.last?.isEmpty == true, "\(path) must end with a newline")
+        lines.removeLast()
+        return lines
+    }
+}
+
+@Test func sameSeedWritesByteIdenticalFiles() throws {
+    let options = GeneratorOptions(events: 5_000, files: 2, seed: 7)
+    try withTemporaryDirectory { directory in
+        let a = try LogGenerator.generate(options, into: directory + "/a")
+        let b = try LogGenerator.generate(options, into: directory + "/b")
+        #expect(a.lines == b.lines && a.badLines == b.badLines && a.ignoredLines == b.ignoredLines)
+        #expect(try readAll(a.files) == readAll(b.files))
+    }
+}
+
+@Test func differentSeedsWriteDifferentFiles() throws {
+    try withTemporaryDirectory { directory in
+        let a = try LogGenerator.generate(GeneratorOptions(events: 2_000, seed: 1), into: directory + "/a")
+        let b = try LogGenerator.generate(GeneratorOptions(events: 2_000, seed: 2), into: directory + "/b")
+        #expect(try readAll(a.files) != readAll(b.files))
+    }
+}
+
+@Test func writesExactlyTheRequestedNumberOfLinesBadOnesIncluded() throws {
+    try withTemporaryDirectory { directory in
+        let options = GeneratorOptions(events: 10_001, files: 3, seed: 3, badLineShare: 0.05)
+        let summary = try LogGenerator.generate(options, into: directory)
+        #expect(summary.lines == 10_001)
+        #expect(try decompressedLines(summary.files).count == 10_001)
+        #expect(summary.badLines > 0 && summary.ignoredLines > 0)
+        #expect(summary.badLines + summary.ignoredLines < 1_000)
+    }
+}
+
+@Test func noBadLinesWhenTheirShareIsZero() throws {
+    try withTemporaryDirectory { directory in
+        let options = GeneratorOptions(events: 3_000, seed: 4, badLineShare: 0)
+        let summary = try LogGenerator.generate(options, into: directory)
+        #expect(summary.badLines == 0 && summary.ignoredLines == 0)
+    }
+}
+
+@Test func decompressedLinesAreShortAndCoverEveryEventTypePreviewAndDeniedConsent() throws {
+    try withTemporaryDirectory { directory in
+        let summary = try LogGenerator.generate(GeneratorOptions(events: 20_000, files: 2, seed: 5), into: directory)
+        let lines = try decompressedLines(summary.files)
+        #expect(lines.allSatisfy { $0.count <= 1_048_576 })
+        let text = String(decoding: Array(lines.joined(separator: [UInt8(ascii: "\n")])), as: UTF8.self)
+        for type in ["link_click", "link_open", "click_bind", "decision", "impression", "order", "grant"] {
+            #expect(text.contains(#""type":"\#(type)""#), "no \(type) event")
+        }
+        for marker in [#""isPreview":true"#, #""preview":true"#, #""consent":"denied""#,
+                       #""unit":"customer""#, #""control":true"#, #""route":"store""#, #""route":"app""#] {
+            #expect(text.contains(marker), "no \(marker)")
+        }
+    }
+}
+
+@Test func writesTheRequestedNumberOfFilesEvenlyFilled() throws {
+    try withTemporaryDirectory { directory in
+        let summary = try LogGenerator.generate(GeneratorOptions(events: 1_000, files: 3, seed: 6),
+                                                into: directory + "/nested/out")
+        #expect(summary.files.map { ($0 as NSString).lastPathComponent }
+            == ["events-0001.ndjson.gz", "events-0002.ndjson.gz", "events-0003.ndjson.gz"])
+        let counts = try summary.files.map { try decompressedLines([$0]).count }
+        #expect(counts == [334, 333, 333])
+    }
+}
+
+@Test func rejectsImpossibleOptionsWithTypedErrors() throws {
+    try withTemporaryDirectory { directory in
+        #expect(throws: GeneratorError.invalidEventCount(-1)) {
+            try LogGenerator.generate(GeneratorOptions(events: -1), into: directory)
+        }
+        #expect(throws: GeneratorError.invalidFileCount(0)) {
+            try LogGenerator.generate(GeneratorOptions(events: 10, files: 0), into: directory)
+        }
+        #expect(throws: GeneratorError.invalidBadLineShare(1.5)) {
+            try LogGenerator.generate(GeneratorOptions(events: 10, badLineShare: 1.5), into: directory)
+        }
+    }
+}
+
+@Test func reportsAnOutputDirectoryThatCannotBeCreated() throws {
+    try withTemporaryDirectory { directory in
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let file = directory + "/plain-file"
+        #expect(FileManager.default.createFile(atPath: file, contents: Data()))
+        #expect(throws: GeneratorError.cannotCreateDirectory(path: file + "/out", reason: "Not a directory")) {
+            try LogGenerator.generate(GeneratorOptions(events: 10), into: file + "/out")
+        }
+    }
+}
+
+@Test func gzipWriterRoundTripsInputLargerThanItsBuffer() throws {
+    try withTemporaryDirectory { directory in
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        var rng = SeededRandom(seed: 9)
+        // Poorly compressible, so the compressed output spans several output buffers.
+        let input = (0..<(3 * GzipFileWriter.outputBufferSize)).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+        let path = directory + "/round-trip.gz"
+        let writer = try GzipFileWriter(path: path)
+        try writer.write(Array(input[..<1000]))
+        try writer.write(Array(input[1000...]))
+        try writer.finish()
+        #expect(try gunzip(path) == input)
+    }
+}
+
+@Test func jsonTextEscapesQuotesBackslashesAndControlCharacters() {
+    #expect(JSONText.literal("a\"b\\c\nd\u{1}é") == Array(#""a\"b\\c\nd\u0001é""#.utf8))
+    #expect(JSONText.literal("é🌸", asciiOnly: true) == Array(#""\u00e9\ud83c\udf38""#.utf8))
+}
+
+@Test func timestampsRenderLocalOffsetsAndTruncatedFractions() {
+    let instant = EpochNanoseconds(CivilDate.daysSinceEpoch(year: 2026, month: 3, day: 2)) * 86_400_000_000_000
+        + 23 * 3_600_000_000_000 + 123_456_789
+    func rendered(_ style: TimestampStyle) -> String {
+        var line = JSONLineBuilder(capacity: 64)
+        style.append(instant, to: &line)
+        return String(decoding: line.bytes, as: UTF8.self)
+    }
+    #expect(rendered(TimestampStyle(zone: .utc(lowercase: false), fractionDigits: 0, lowercaseT: false))
+        == "2026-03-02T23:00:00Z")
+    #expect(rendered(TimestampStyle(zone: .offset(minutes: 120), fractionDigits: 4, lowercaseT: true))
+        == "2026-03-03t01:00:00.1234+02:00")
+    #expect(rendered(TimestampStyle(zone: .offset(minutes: -330), fractionDigits: 9, lowercaseT: false))
+        == "2026-03-02T17:30:00.123456789-05:30")
+    #expect(rendered(TimestampStyle(zone: .unknownLocalOffset, fractionDigits: 1, lowercaseT: false))
+        == "2026-03-02T23:00:00.1-00:00")
+}
+
+@Test func civilDateConversionsRoundTripAcrossLeapYears() {
+    for days in stride(from: -800_000, through: 2_900_000, by: 997) {
+        let date = CivilDate.from(daysSinceEpoch: days)
+        #expect(CivilDate.daysSinceEpoch(year: date.year, month: date.month, day: date.day) == days)
+    }
+    #expect(CivilDate.from(daysSinceEpoch: CivilDate.daysSinceEpoch(year: 2024, month: 2, day: 29)) == (2024, 2, 29))
+}
+
+@Test func seededRandomIsTheSameOnEveryRun() {
+    var rng = SeededRandom(seed: 0)
+    // SplitMix64's published first outputs for seed 0.
+    #expect([rng.next(), rng.next(), rng.next()] == [0xE220_A839_7B1D_CDAF, 0x6E78_9E6A_A1B9_65F4, 0x06C4_5D18_8009_454F])
+}
+
+@Test func fileNamesSortByteWiseInNumericOrder() {
+    #expect(LogGenerator.fileName(index: 7, of: 12) == "events-0007.ndjson.gz")
+    #expect(LogGenerator.fileName(index: 42, of: 10_000) == "events-00042.ndjson.gz")
+}

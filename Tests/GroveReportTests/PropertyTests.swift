@@ -1,0 +1,114 @@
+import Foundation
+import Testing
+@testable import GroveReport
+
+/// Order-independence, partition-independence and accounting properties over generated data.
+struct PropertyTests {
+    static let lines: [String] = (try? generatedLines(events: 6000, seed: 42)) ?? []
+
+    /// The partition key of a line's event: its join key, or the line itself for non-events.
+    func partitionKey(_ line: String) -> UInt64 {
+        guard let event = acceptedEvent(line) else { return ByteString(line).stableHash }
+        switch event {
+        case .linkClick(let click): return click.clickId.stableHash
+        case .linkOpen(let open): return open.openId.stableHash
+        case .clickBind(let bind): return bind.clickId.stableHash
+        case .decision(let decision): return decision.subject.installId.stableHash
+        case .impression(let impression): return impression.subject.installId.stableHash
+        case .grant(let grant): return grant.subject.installId.stableHash
+        case .order(let order): return order.orderId.stableHash
+        }
+    }
+
+    @Test func theGeneratedDataCoversEveryBucket() {
+        let state = partialState(Self.lines)
+        #expect(Self.lines.count > 6000)
+        for type in EventType.allCases { #expect(state.accounting.accepted(type) > 0, "no \(type.name)") }
+        #expect(state.accounting.rejectedTotal > 0)
+        #expect(state.accounting.ignored(.blank) > 0)
+    }
+
+    @Test func theAccountingAlwaysSumsToTheLinesRead() {
+        var random = TestRandom(state: 7)
+        for _ in 0..<5 {
+            let sample = Array(Self.lines.shuffled(using: &random).prefix(Int.random(in: 100...3000, using: &random)))
+            let accounting = partialState(sample).accounting
+            let buckets = accounting.acceptedTotal + IgnoreReason.allCases.reduce(0) { $0 + accounting.ignored($1) }
+                + accounting.rejectedTotal
+            #expect(accounting.lines == sample.count)
+            #expect(buckets == sample.count)
+        }
+    }
+
+    @Test(arguments: 1...8)
+    func partitionedShuffledInputMergesToTheSameBytes(partitions: Int) {
+        let expected = renderedReports(partialState(Self.lines))
+        var random = TestRandom(state: UInt64(partitions))
+        var byKey = [[String]](repeating: [], count: partitions)
+        for line in Self.lines.shuffled(using: &random) {
+            byKey[Int(partitionKey(line) % UInt64(partitions))].append(line)
+        }
+        var merged = PartialState()
+        for partition in byKey.shuffled(using: &random) { merged.merge(partialState(partition)) }
+        #expect(renderedReports(merged) == expected)
+
+        // Arbitrary splits (not by key) merge to the same result too.
+        var arbitrary = [[String]](repeating: [], count: partitions)
+        for line in Self.lines { arbitrary[Int.random(in: 0..<partitions, using: &random)].append(line) }
+        var mergedArbitrary = PartialState()
+        for partition in arbitrary.reversed() { mergedArbitrary.merge(partialState(partition.shuffled(using: &random))) }
+        #expect(renderedReports(mergedArbitrary) == expected)
+        #expect(mergedArbitrary.accounting == merged.accounting)
+    }
+
+    @Test func aPreviewEventAddedAnywhereChangesExposureOnlyThroughTheUnitScopeRule() throws {
+        let base = partialState(Self.lines)
+        let before = base.grona.result(configuration: nil, scope: .event)
+        var random = TestRandom(state: 99)
+        for _ in 0..<20 {
+            // A preview decision for a random campaign and a random or new install.
+            let campaign = ["spring-banner", "checkout-test", "onboarding", "new-campaign"].randomElement(using: &random)!
+            let install = "install-\(Int.random(in: 0..<5000, using: &random))"
+            let line = #"{"type":"decision","ts":"2026-03-02T10:00:00Z","installId":"\#(install)","campaignId":"\#(campaign)","variantId":"v","isPreview":true}"#
+            var lines = Self.lines
+            lines.insert(line, at: Int.random(in: 0...lines.count, using: &random))
+            let after = partialState(lines).grona.result(configuration: nil, scope: .event)
+            // Under event scope a flagged event changes no exposure row at all.
+            #expect(ExposureReport.csv(after.exposure) == ExposureReport.csv(before.exposure))
+            // Under unit scope it changes exposure exactly as removing the install's clean events of that campaign.
+            let withPreview = partialState(lines).grona.result(configuration: nil, scope: .unit)
+            let withoutInstall = partialState(Self.lines.filter { !isCleanEvent($0, campaign: campaign, install: install) })
+                .grona.result(configuration: nil, scope: .unit)
+            #expect(ExposureReport.csv(withPreview.exposure) == ExposureReport.csv(withoutInstall.exposure))
+        }
+    }
+
+    /// Whether the line is a clean (not preview, not denied) decision, impression or grant of the campaign from the install.
+    func isCleanEvent(_ line: String, campaign: String, install: String) -> Bool {
+        let (campaignId, subject, isPreview): (ByteString, GronaSubject, Bool)
+        switch acceptedEvent(line) {
+        case .decision(let event)?: (campaignId, subject, isPreview) = (event.campaignId, event.subject, event.isPreview)
+        case .impression(let event)?: (campaignId, subject, isPreview) = (event.campaignId, event.subject, event.isPreview)
+        case .grant(let event)?: (campaignId, subject, isPreview) = (event.campaignId, event.subject, event.isPreview)
+        default: return false
+        }
+        return campaignId == ByteString(campaign) && subject.installId == ByteString(install) && !isPreview
+            && subject.consent != .denied
+    }
+
+    @Test func jobsDoNotChangeTheReports() throws {
+        let directory = try temporaryDirectory()
+        let summary = try LogGenerator.generate(
+            GeneratorOptions(events: 20_000, files: 5, seed: 3, badLineShare: 0.02), into: directory + "/in")
+        #expect(summary.files.count == 5)
+        var outputs: [[String: String]] = []
+        for jobs in [1, 2, 3] {
+            let out = directory + "/out-\(jobs)"
+            _ = try Pipeline.run(RunOptions(inputs: [directory + "/in"], outputDirectory: out, jobs: jobs, maxRejectRate: 1))
+            outputs.append(try reportContents(out))
+        }
+        #expect(outputs[0] == outputs[1])
+        #expect(outputs[0] == outputs[2])
+        try FileManager.default.removeItem(atPath: directory)
+    }
+}

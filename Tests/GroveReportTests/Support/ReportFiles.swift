@@ -1,0 +1,74 @@
+import Foundation
+@testable import GroveReport
+
+/// The report files a run writes.
+let reportNames = [
+    "attribution.csv", "attribution.json", "exposure.csv", "exposure.json", "preview_audit.json", "summary.json",
+    "rejects.ndjson",
+]
+
+/// The package root, found from this source file's path.
+let packageRoot: String = {
+    var url = URL(fileURLWithPath: #filePath)
+    while url.path != "/" {
+        url.deleteLastPathComponent()
+        if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) { return url.path }
+    }
+    return FileManager.default.currentDirectoryPath
+}()
+
+/// Reads every report in `directory`, with the one run-dependent value (`wall_seconds`) blanked.
+func reportContents(_ directory: String) throws -> [String: String] {
+    var contents: [String: String] = [:]
+    for name in reportNames {
+        var text = String(decoding: try readFile(directory + "/" + name), as: UTF8.self)
+        if name == "summary.json" {
+            text = text.replacingOccurrences(of: #""wall_seconds": [0-9.e+-]+"#, with: #""wall_seconds": 0"#, options: .regularExpression)
+        }
+        contents[name] = text
+    }
+    return contents
+}
+
+/// Renders the four analysis reports of a merged partial state, for byte comparisons.
+func renderedReports(_ state: PartialState, configuration: Configuration? = nil, scope: PreviewScope = .unit) -> [UInt8] {
+    let attribution = state.attribution.result()
+    let grona = state.grona.result(configuration: configuration, scope: scope)
+    return AttributionReport.csv(attribution) + AttributionReport.json(attribution)
+        + ExposureReport.csv(grona.exposure) + ExposureReport.json(grona.exposure)
+        + PreviewAuditReport.json(grona.audit)
+}
+
+/// Decompresses the generator's files into lines, with the system's gzip.
+func generatedLines(events: Int, seed: UInt64, files: Int = 2) throws -> [String] {
+    let directory = try temporaryDirectory("generated")
+    let summary = try LogGenerator.generate(
+        GeneratorOptions(events: events, files: files, seed: seed, badLineShare: 0.02), into: directory)
+    var lines: [String] = []
+    for file in summary.files {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/gzip")
+        process.arguments = ["-dc", file.hasPrefix("/") ? file : directory + "/" + file]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        lines += data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+    }
+    try FileManager.default.removeItem(atPath: directory)
+    return lines
+}
+
+/// A deterministic generator for shuffles in tests.
+struct TestRandom: RandomNumberGenerator {
+    var state: UInt64
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+@testable import GroveReport
+
+/// Classifies one line given as a string.
+func classify(_ line: String) -> LineOutcome {
+    var classifier = LineClassifier()
+    var bytes = Array(line.utf8)
+    return bytes.withUnsafeMutableBufferPointer { classifier.classify(UnsafeBufferPointer($0)) }
+}
+
+/// Classifies raw bytes.
+func classify(bytes: [UInt8]) -> LineOutcome {
+    var classifier = LineClassifier()
+    return bytes.withUnsafeBufferPointer { classifier.classify($0) }
+}
+
+/// The reject reason text of a line, or nil when it was not rejected.
+func rejectReason(_ line: String) -> String? {
+    if case .rejected(let reason) = classify(line) { return reason.text.description }
+    return nil
+}
+
+/// The accepted event of a line, or nil.
+func acceptedEvent(_ line: String) -> Event? {
+    if case .accepted(let event) = classify(line) { return event }
+    return nil
+}
+
+/// Feeds lines (NDJSON without newlines) straight into a partial state, as one worker would.
+func partialState(_ lines: [String]) -> PartialState {
+    var state = PartialState()
+    var classifier = LineClassifier()
+    for line in lines {
+        var bytes = Array(line.utf8)
+        let outcome = bytes.withUnsafeMutableBufferPointer { classifier.classify(UnsafeBufferPointer($0)) }
+        state.accounting.count(outcome)
+        if case .accepted(let event) = outcome { state.add(event) }
+    }
+    return state
+}
+
+/// A fresh empty directory under the system temporary directory.
+func temporaryDirectory(_ name: String = #function) throws -> String {
+    let safe = name.filter { $0.isLetter || $0.isNumber }
+    let path = NSTemporaryDirectory() + "grove-report-tests/\(safe)-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    return path
+}
+
+/// Writes bytes to a file, creating parent directories.
+func writeFile(_ path: String, _ bytes: [UInt8]) throws {
+    let directory = (path as NSString).deletingLastPathComponent
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    try Data(bytes).write(to: URL(fileURLWithPath: path))
+}
+
+func readFile(_ path: String) throws -> [UInt8] {
+    [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+}
+
+/// gzip-compresses bytes with the system's `gzip` (one member, no name or time stamp).
+func gzip(_ bytes: [UInt8]) throws -> [UInt8] {
+    let directory = try temporaryDirectory("gzip")
+    let path = directory + "/plain"
+    try writeFile(path, bytes)
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/gzip")
+    process.arguments = ["-c", "-n", path]
+    let output = Pipe()
+    process.standardOutput = output
+    try process.run()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    try FileManager.default.removeItem(atPath: directory)
+    return [UInt8](data)
+}
+
+/// A line-oriented NDJSON text from lines.
+func ndjson(_ lines: [String]) -> [UInt8] {
+    Array(lines.map { $0 + "\n" }.joined().utf8)
+}
