@@ -20,7 +20,7 @@ struct AttributionTests {
     }
 
     func result(_ lines: [String]) -> AttributionResult {
-        partialState(lines).attribution.result()
+        partialState(lines).attributionResult()
     }
 
     func row(_ result: AttributionResult, _ campaign: String) -> AttributionCounts? {

@@ -163,30 +163,30 @@ struct EventValidationTests {
 
     @Test func emailIsTrimmedAndLowerCased() {
         let line = #"{"type":"click_bind",\#(Self.ts),"clickId":"c","verifiedEmail":" \tAlice@Example.COM\r\n"}"#
-        guard case .clickBind(let bind)? = acceptedEvent(line) else {
+        guard case (.clickBind(let bind), let symbols)? = acceptedEventWithSymbols(line) else {
             Issue.record("expected a click_bind")
             return
         }
-        #expect(bind.normalizedEmail == ByteString("alice@example.com"))
+        #expect(symbols.string(bind.normalizedEmail) == ByteString("alice@example.com"))
     }
 
     @Test func emptyUTMCountsAsAbsentButEmptyContextIsKept() {
         let line = #"{"type":"link_open",\#(Self.ts),"openId":"o","appKey":"a","slug":"s","utm_campaign":"","context":""}"#
-        guard case .linkOpen(let open)? = acceptedEvent(line) else {
+        guard case (.linkOpen(let open), let symbols)? = acceptedEventWithSymbols(line) else {
             Issue.record("expected a link_open")
             return
         }
         #expect(open.utm.campaign == nil)
-        #expect(open.context == ByteString(""))
+        #expect(open.context.map(symbols.string) == ByteString(""))
     }
 
     @Test func escapedValuesAreUnescapedBeforeChecks() {
         let line = #"{"type":"link_click","ts":"2026-03-01T10:00:00\u005a","clickId":"c\u00e9","appKey":"a","slug":"s","route":"\u0061pp"}"#
-        guard case .linkClick(let click)? = acceptedEvent(line) else {
+        guard case (.linkClick(let click), let symbols)? = acceptedEventWithSymbols(line) else {
             Issue.record("expected a link_click")
             return
         }
-        #expect(click.clickId == ByteString("cé"))
+        #expect(symbols.string(click.clickId) == ByteString("cé"))
         #expect(click.route == .app)
     }
 

@@ -36,7 +36,7 @@ struct ExposureTests {
     }
 
     func analyse(_ lines: [String], configuration: Configuration? = nil, scope: PreviewScope = .unit) -> GronaResult {
-        partialState(lines).grona.result(configuration: configuration, scope: scope)
+        partialState(lines).gronaResult(configuration: configuration, scope: scope)
     }
 
     func row(_ result: GronaResult, _ campaign: String, _ variant: String) -> ExposureRow? {

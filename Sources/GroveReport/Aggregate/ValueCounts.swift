@@ -1,30 +1,45 @@
 /// Line counts per distinct value, for keys whose lines nearly always carry one value (an open's
-/// payload, a binding's email): a small array beats a dictionary there.
+/// payload, a binding's email): the first value is stored inline, so the common case allocates nothing.
 struct ValueCounts<Value: Equatable & Sendable>: Sendable, Equatable {
-    private(set) var entries: [(value: Value, lines: Int)]
+    private var first: Value
+    private var firstLines = 1
+    private var others: [Entry] = []
+
+    struct Entry: Sendable, Equatable {
+        var value: Value
+        var lines: Int
+    }
 
     init(_ value: Value) {
-        entries = [(value, 1)]
+        first = value
     }
 
-    var total: Int { entries.reduce(0) { $0 + $1.lines } }
+    var total: Int { others.reduce(firstLines) { $0 + $1.lines } }
 
     func lines(of value: Value) -> Int {
-        entries.first { $0.value == value }?.lines ?? 0
+        if first == value { return firstLines }
+        return others.first { $0.value == value }?.lines ?? 0
     }
 
-    mutating func merge(_ other: ValueCounts) {
-        for entry in other.entries {
-            if let index = entries.firstIndex(where: { $0.value == entry.value }) {
-                entries[index].lines += entry.lines
-            } else {
-                entries.append(entry)
-            }
+    mutating func add(_ value: Value, lines: Int = 1) {
+        if first == value {
+            firstLines += lines
+        } else if let index = others.firstIndex(where: { $0.value == value }) {
+            others[index].lines += lines
+        } else {
+            others.append(Entry(value: value, lines: lines))
         }
     }
 
-    static func == (lhs: ValueCounts, rhs: ValueCounts) -> Bool {
-        lhs.entries.count == rhs.entries.count
-            && zip(lhs.entries, rhs.entries).allSatisfy { $0.value == $1.value && $0.lines == $1.lines }
+    mutating func merge(_ other: ValueCounts) {
+        add(other.first, lines: other.firstLines)
+        for entry in other.others { add(entry.value, lines: entry.lines) }
+    }
+
+    func map<Other>(_ transform: (Value) -> Other) -> ValueCounts<Other> {
+        var result = ValueCounts<Other>(transform(first))
+        result.firstLines = firstLines
+        result.others = others.map { .init(value: transform($0.value), lines: $0.lines) }
+        return result
     }
 }

@@ -14,18 +14,20 @@ public enum Route: UInt8, Sendable {
 }
 
 /// The fields every Grona event carries about who produced it.
-public struct GronaSubject: Sendable, Equatable {
-    public var installId: ByteString
-    public var customerId: ByteString?
+///
+/// Events hold `Symbol`s of the `SymbolTable` they were validated into, never heap strings.
+public struct GronaSubject: Sendable, Hashable {
+    public var installId: Symbol
+    public var customerId: Symbol?
     public var consent: Consent
 }
 
 /// A Grona `decision`: the SDK assigned a variant of a campaign to a unit.
-public struct Decision: Sendable, Equatable {
+public struct Decision: Sendable, Hashable {
     public var ts: Instant
     public var subject: GronaSubject
-    public var campaignId: ByteString
-    public var variantId: ByteString
+    public var campaignId: Symbol
+    public var variantId: Symbol
     /// True when `isPreview` or `preview` is true.
     public var isPreview: Bool
     public var control: Bool
@@ -33,44 +35,44 @@ public struct Decision: Sendable, Equatable {
 }
 
 /// A Grona `impression`: a variant was shown.
-public struct Impression: Sendable, Equatable {
+public struct Impression: Sendable, Hashable {
     public var ts: Instant
     public var subject: GronaSubject
-    public var campaignId: ByteString
-    public var variantId: ByteString
+    public var campaignId: Symbol
+    public var variantId: Symbol
     public var isPreview: Bool
 }
 
 /// A Grona `order`: a purchase, matched to units for conversions.
-public struct Order: Sendable, Equatable {
+public struct Order: Sendable, Hashable {
     public var ts: Instant
     public var subject: GronaSubject
-    public var orderId: ByteString
+    public var orderId: Symbol
     public var amountMinor: Int64
     public var isPreview: Bool
 }
 
 /// A Grona `grant`: an offer of a campaign variant was granted.
-public struct Grant: Sendable, Equatable {
+public struct Grant: Sendable, Hashable {
     public var ts: Instant
     public var subject: GronaSubject
-    public var campaignId: ByteString
-    public var variantId: ByteString
-    public var offerId: ByteString
+    public var campaignId: Symbol
+    public var variantId: Symbol
+    public var offerId: Symbol
     public var isPreview: Bool
 }
 
 /// The five `utm_*` parameters of a link, an empty string already turned into absent.
 public struct UTMParameters: Sendable, Hashable {
-    public var campaign: ByteString?
-    public var source: ByteString?
-    public var medium: ByteString?
-    public var content: ByteString?
-    public var term: ByteString?
+    public var campaign: Symbol?
+    public var source: Symbol?
+    public var medium: Symbol?
+    public var content: Symbol?
+    public var term: Symbol?
 
     public init(
-        campaign: ByteString? = nil, source: ByteString? = nil, medium: ByteString? = nil,
-        content: ByteString? = nil, term: ByteString? = nil
+        campaign: Symbol? = nil, source: Symbol? = nil, medium: Symbol? = nil,
+        content: Symbol? = nil, term: Symbol? = nil
     ) {
         self.campaign = campaign
         self.source = source
@@ -79,41 +81,42 @@ public struct UTMParameters: Sendable, Hashable {
         self.term = term
     }
 
-    var all: [ByteString?] { [campaign, source, medium, content, term] }
+    /// The five parameters in tie-break order.
+    var all: [Symbol?] { [campaign, source, medium, content, term] }
 }
 
 /// A FunnelsGrove `link_click` recorded by the resolver.
-public struct LinkClick: Sendable, Equatable {
+public struct LinkClick: Sendable, Hashable {
     public var ts: Instant
-    public var clickId: ByteString
-    public var appKey: ByteString
-    public var slug: ByteString
+    public var clickId: Symbol
+    public var appKey: Symbol
+    public var slug: Symbol
     public var route: Route
     public var utm: UTMParameters
 }
 
 /// A FunnelsGrove `link_open` recorded by the app; `destination` is validated but not kept.
-public struct LinkOpen: Sendable, Equatable {
+public struct LinkOpen: Sendable, Hashable {
     public var ts: Instant
-    public var openId: ByteString
-    public var appKey: ByteString
-    public var slug: ByteString
-    public var clickId: ByteString?
+    public var openId: Symbol
+    public var appKey: Symbol
+    public var slug: Symbol
+    public var clickId: Symbol?
     /// Opaque: compared as bytes for retries, never decoded.
-    public var context: ByteString?
+    public var context: Symbol?
     public var utm: UTMParameters
 }
 
 /// A FunnelsGrove `click_bind`: the backend bound a click to a verified email after login.
-public struct ClickBind: Sendable, Equatable {
+public struct ClickBind: Sendable, Hashable {
     public var ts: Instant
-    public var clickId: ByteString
+    public var clickId: Symbol
     /// Trimmed and ASCII-lower-cased; lives in memory only, never in an output.
-    public var normalizedEmail: ByteString
+    public var normalizedEmail: Symbol
 }
 
 /// An accepted event: one line that passed every check of SPEC section 2.
-public enum Event: Sendable, Equatable {
+public enum Event: Sendable, Hashable {
     case decision(Decision)
     case impression(Impression)
     case order(Order)

@@ -13,6 +13,8 @@ struct ByteSpan {
 /// One top-level member of a parsed object.
 struct JSONField {
     var key: ByteSpan
+    /// The key resolved to a field of the event tables, when it is one.
+    var name: FieldName?
     var kind: JSONKind
     /// Unescaped bytes for strings, the literal for numbers, the raw text for anything else.
     var value: ByteSpan
@@ -30,6 +32,10 @@ public struct JSONObjectReader {
 
     var scratch: [UInt8] = []
     var fields: [JSONField] = []
+    /// For each known field name, the index of its member, or -1.
+    var fieldIndexByName = [Int32](repeating: -1, count: FieldName.allCases.count)
+    /// The index of the first member whose key repeats an earlier one, or -1.
+    var firstRepeatIndex = -1
 
     public init() {}
 
@@ -37,8 +43,47 @@ public struct JSONObjectReader {
     public mutating func parse(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
         scratch.removeAll(keepingCapacity: true)
         fields.removeAll(keepingCapacity: true)
+        for index in fieldIndexByName.indices { fieldIndexByName[index] = -1 }
         var scanner = JSONScanner(bytes: line)
-        return scanner.parseTopLevel(scratch: &scratch, fields: &fields)
+        guard scanner.parseTopLevel(scratch: &scratch, fields: &fields) else { return false }
+        indexFields(line)
+        return true
+    }
+
+    /// Resolves the keys to field names and finds the first repeated key, reading left to right.
+    private mutating func indexFields(_ line: UnsafeBufferPointer<UInt8>) {
+        firstRepeatIndex = -1
+        var unknownKeys: [Int] = []
+        var unknownKeySet: Set<ByteString>?
+        scratch.withUnsafeBufferPointer { scratchBytes in
+            func keyBytes(_ index: Int) -> UnsafeBufferPointer<UInt8> {
+                ParsedObject.bytes(fields[index].key, line: line, scratch: scratchBytes)
+            }
+            for index in fields.indices {
+                let key = keyBytes(index)
+                if let name = FieldName.resolve(key) {
+                    fields[index].name = name
+                    if fieldIndexByName[Int(name.rawValue)] >= 0 {
+                        if firstRepeatIndex < 0 { firstRepeatIndex = index }
+                    } else {
+                        fieldIndexByName[Int(name.rawValue)] = Int32(index)
+                    }
+                    continue
+                }
+                guard firstRepeatIndex < 0 else { continue }
+                if unknownKeys.count < 16 {
+                    if unknownKeys.contains(where: { ParsedObject.equal(keyBytes($0), key) }) {
+                        firstRepeatIndex = index
+                    }
+                    unknownKeys.append(index)
+                } else {
+                    if unknownKeySet == nil {
+                        unknownKeySet = Set(unknownKeys.map { ByteString(keyBytes($0)) })
+                    }
+                    if !unknownKeySet!.insert(ByteString(key)).inserted { firstRepeatIndex = index }
+                }
+            }
+        }
     }
 
     /// Calls `body` with a view of the object parsed last from `line`.
@@ -47,7 +92,11 @@ public struct JSONObjectReader {
     ) rethrows -> Result {
         try scratch.withUnsafeBufferPointer { scratchBytes in
             try fields.withUnsafeBufferPointer { fieldList in
-                try body(ParsedObject(line: line, scratch: scratchBytes, fields: fieldList))
+                try fieldIndexByName.withUnsafeBufferPointer { indexByName in
+                    try body(ParsedObject(
+                        line: line, scratch: scratchBytes, fields: fieldList, fieldIndexByName: indexByName,
+                        firstRepeatIndex: firstRepeatIndex))
+                }
             }
         }
     }
@@ -91,7 +140,7 @@ struct JSONScanner {
                 guard consume(UInt8(ascii: ":")) else { return false }
                 skipWhitespace()
                 guard let (kind, value) = parseValue(depth: 1, scratch: &scratch) else { return false }
-                fields.append(JSONField(key: key, kind: kind, value: value))
+                fields.append(JSONField(key: key, name: nil, kind: kind, value: value))
                 skipWhitespace()
                 if consume(UInt8(ascii: ",")) { continue }
                 guard consume(UInt8(ascii: "}")) else { return false }

@@ -9,44 +9,35 @@ public struct ParsedObject {
     let line: UnsafeBufferPointer<UInt8>
     let scratch: UnsafeBufferPointer<UInt8>
     let fields: UnsafeBufferPointer<JSONField>
+    let fieldIndexByName: UnsafeBufferPointer<Int32>
+    let firstRepeatIndex: Int
 
     var count: Int { fields.count }
 
-    func bytes(_ span: ByteSpan) -> UnsafeBufferPointer<UInt8> {
+    static func bytes(
+        _ span: ByteSpan, line: UnsafeBufferPointer<UInt8>, scratch: UnsafeBufferPointer<UInt8>
+    ) -> UnsafeBufferPointer<UInt8> {
         let base = span.inScratch ? scratch : line
         return UnsafeBufferPointer(rebasing: base[span.start..<(span.start + span.count)])
+    }
+
+    func bytes(_ span: ByteSpan) -> UnsafeBufferPointer<UInt8> {
+        Self.bytes(span, line: line, scratch: scratch)
     }
 
     func key(at index: Int) -> UnsafeBufferPointer<UInt8> {
         bytes(fields[index].key)
     }
 
-    /// The member named `name`, or nil when there is none.
-    func field(_ name: StaticString) -> JSONField? {
-        let length = name.utf8CodeUnitCount
-        for field in fields where field.key.count == length {
-            if Self.equal(bytes(field.key), name.utf8Start, length) { return field }
-        }
-        return nil
+    /// The member with a known name, or nil when there is none.
+    func field(_ name: FieldName) -> JSONField? {
+        let index = Int(fieldIndexByName[Int(name.rawValue)])
+        return index < 0 ? nil : fields[index]
     }
 
     /// The first key, reading left to right, that repeats an earlier key (compared after unescaping).
     func firstRepeatedKey() -> ByteString? {
-        if fields.count <= 16 {
-            for later in 1..<max(fields.count, 1) {
-                let candidate = key(at: later)
-                for earlier in 0..<later where Self.equal(key(at: earlier), candidate) {
-                    return ByteString(candidate)
-                }
-            }
-            return nil
-        }
-        var seen = Set<ByteString>()
-        for index in 0..<fields.count {
-            let key = ByteString(key(at: index))
-            if !seen.insert(key).inserted { return key }
-        }
-        return nil
+        firstRepeatIndex < 0 ? nil : ByteString(key(at: firstRepeatIndex))
     }
 
     static func equal(_ lhs: UnsafeBufferPointer<UInt8>, _ rhs: UnsafeBufferPointer<UInt8>) -> Bool {

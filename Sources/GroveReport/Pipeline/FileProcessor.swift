@@ -51,7 +51,7 @@ public struct FileProcessor {
             state.accounting.countRejection(.lineTooLong)
             rejected = RejectRecord(file: file.displayName, line: number, offset: offset, reason: .lineTooLong)
         case .line(let bytes, let number, let offset):
-            let outcome = classifier.classify(bytes)
+            let outcome = classifier.classify(bytes, &state.symbols)
             state.accounting.count(outcome)
             switch outcome {
             case .accepted(let event):

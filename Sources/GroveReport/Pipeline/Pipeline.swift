@@ -41,8 +41,8 @@ public enum Pipeline {
         discovery.inputErrors = discoveryErrors
         state.accounting.merge(discovery)
 
-        let attribution = state.attribution.result()
-        let grona = state.grona.result(configuration: options.configuration, scope: options.previewScope)
+        let attribution = state.attributionResult()
+        let grona = state.gronaResult(configuration: options.configuration, scope: options.previewScope)
         let wallSeconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
         let result = RunResult(accounting: state.accounting, attribution: attribution, grona: grona, wallSeconds: wallSeconds)
         if let output {

@@ -32,8 +32,8 @@ func reportContents(_ directory: String) throws -> [String: String] {
 
 /// Renders the four analysis reports of a merged partial state, for byte comparisons.
 func renderedReports(_ state: PartialState, configuration: Configuration? = nil, scope: PreviewScope = .unit) -> [UInt8] {
-    let attribution = state.attribution.result()
-    let grona = state.grona.result(configuration: configuration, scope: scope)
+    let attribution = state.attributionResult()
+    let grona = state.gronaResult(configuration: configuration, scope: scope)
     return AttributionReport.csv(attribution) + AttributionReport.json(attribution)
         + ExposureReport.csv(grona.exposure) + ExposureReport.json(grona.exposure)
         + PreviewAuditReport.json(grona.audit)

@@ -3,15 +3,19 @@ import Foundation
 
 /// Classifies one line given as a string.
 func classify(_ line: String) -> LineOutcome {
-    var classifier = LineClassifier()
-    var bytes = Array(line.utf8)
-    return bytes.withUnsafeMutableBufferPointer { classifier.classify(UnsafeBufferPointer($0)) }
+    classify(bytes: Array(line.utf8))
 }
 
 /// Classifies raw bytes.
 func classify(bytes: [UInt8]) -> LineOutcome {
+    var symbols = SymbolTable()
+    return classifyInterning(bytes, &symbols)
+}
+
+/// Classifies raw bytes, interning into `symbols`.
+func classifyInterning(_ bytes: [UInt8], _ symbols: inout SymbolTable) -> LineOutcome {
     var classifier = LineClassifier()
-    return bytes.withUnsafeBufferPointer { classifier.classify($0) }
+    return bytes.withUnsafeBufferPointer { classifier.classify($0, &symbols) }
 }
 
 /// The reject reason text of a line, or nil when it was not rejected.
@@ -22,7 +26,13 @@ func rejectReason(_ line: String) -> String? {
 
 /// The accepted event of a line, or nil.
 func acceptedEvent(_ line: String) -> Event? {
-    if case .accepted(let event) = classify(line) { return event }
+    acceptedEventWithSymbols(line)?.0
+}
+
+/// The accepted event of a line with the table its symbols belong to, or nil.
+func acceptedEventWithSymbols(_ line: String) -> (Event, SymbolTable)? {
+    var symbols = SymbolTable()
+    if case .accepted(let event) = classifyInterning(Array(line.utf8), &symbols) { return (event, symbols) }
     return nil
 }
 
@@ -31,8 +41,7 @@ func partialState(_ lines: [String]) -> PartialState {
     var state = PartialState()
     var classifier = LineClassifier()
     for line in lines {
-        var bytes = Array(line.utf8)
-        let outcome = bytes.withUnsafeMutableBufferPointer { classifier.classify(UnsafeBufferPointer($0)) }
+        let outcome = Array(line.utf8).withUnsafeBufferPointer { classifier.classify($0, &state.symbols) }
         state.accounting.count(outcome)
         if case .accepted(let event) = outcome { state.add(event) }
     }

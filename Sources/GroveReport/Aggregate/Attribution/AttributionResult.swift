@@ -56,15 +56,14 @@ public struct AttributionResult: Sendable, Equatable {
 
 extension AttributionState {
     /// Joins opens and bindings to their clicks and counts each campaign.
-    public func result() -> AttributionResult {
-        var byCampaign: [ByteString: AttributionCounts] = [:]
+    public func result(symbols: SymbolTable) -> AttributionResult {
+        var countsByCampaign: [Symbol?: AttributionCounts] = [:]
         var result = AttributionResult(campaigns: [], totals: AttributionCounts())
-        for record in clicks.values {
-            let click = record.earliest
-            byCampaign[record.campaign, default: AttributionCounts()].countClick(route: click.route)
+        for record in clicks.records {
+            countsByCampaign[record.earliest.utm.campaign, default: AttributionCounts()].countClick(route: record.earliest.route)
             result.duplicateClicks += record.lines - 1
         }
-        for record in opens.values {
+        for record in opens.records {
             guard let clickId = record.original.clickId else {
                 result.unresolvedOpens += 1
                 continue
@@ -73,20 +72,20 @@ extension AttributionState {
                 result.orphanOpens += 1
                 continue
             }
-            byCampaign[click.campaign]!.opens += 1
-            byCampaign[click.campaign]!.openRetries += record.retries
-            byCampaign[click.campaign]!.openConflicts += record.conflicts
+            countsByCampaign[click.earliest.utm.campaign]!.countOpen(record)
         }
-        for (clickId, record) in bindings {
+        for (clickId, record) in zip(bindings.keys, bindings.records) {
             guard let click = clicks[clickId] else {
                 result.orphanBinds += 1
                 continue
             }
-            byCampaign[click.campaign]!.attributed += 1
-            byCampaign[click.campaign]!.bindRetries += record.retries
-            byCampaign[click.campaign]!.bindConflicts += record.conflicts
+            countsByCampaign[click.earliest.utm.campaign]!.countBinding(record)
         }
-        result.campaigns = byCampaign.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        var named: [ByteString: AttributionCounts] = [:]
+        for (campaign, counts) in countsByCampaign {
+            named[campaign.map(symbols.string) ?? AttributionResult.noCampaign, default: AttributionCounts()].add(counts)
+        }
+        result.campaigns = named.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         for (_, counts) in result.campaigns { result.totals.add(counts) }
         return result
     }
@@ -99,5 +98,17 @@ private extension AttributionCounts {
         case .store: storeClicks += 1
         case .app: appClicks += 1
         }
+    }
+
+    mutating func countOpen(_ record: OpenRecord) {
+        opens += 1
+        openRetries += record.retries
+        openConflicts += record.conflicts
+    }
+
+    mutating func countBinding(_ record: BindingRecord) {
+        attributed += 1
+        bindRetries += record.retries
+        bindConflicts += record.conflicts
     }
 }

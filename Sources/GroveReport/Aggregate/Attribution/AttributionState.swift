@@ -3,26 +3,31 @@
 ///
 /// Records merge by key with order-independent rules, so states built from any split of the
 /// input (by file, by thread, by key partition) merge into the same result.
-public struct AttributionState: Sendable, Equatable {
-    var clicks: [ByteString: ClickRecord] = [:]
-    var opens: [ByteString: OpenRecord] = [:]
-    var bindings: [ByteString: BindingRecord] = [:]
+public struct AttributionState: Sendable {
+    var clicks = SymbolKeyedRecords<ClickRecord>()
+    var opens = SymbolKeyedRecords<OpenRecord>()
+    var bindings = SymbolKeyedRecords<BindingRecord>()
 
     public init() {}
 
-    /// Adds a FunnelsGrove event; other events are not attribution's business.
-    public mutating func add(_ event: Event) {
+    /// Adds a FunnelsGrove event whose symbols belong to `symbols`; other events are ignored.
+    public mutating func add(_ event: Event, symbols: SymbolTable) {
         switch event {
-        case .linkClick(let click): clicks.mergeRecord(ClickRecord(click), at: click.clickId)
-        case .linkOpen(let open): opens.mergeRecord(OpenRecord(open), at: open.openId)
-        case .clickBind(let bind): bindings.mergeRecord(BindingRecord(bind), at: bind.clickId)
-        default: break
+        case .linkClick(let click):
+            clicks.upsert(click.clickId, { ClickRecord(click) }, { $0.merge(ClickRecord(click), symbols: symbols) })
+        case .linkOpen(let open):
+            opens.upsert(open.openId, { OpenRecord(open) }, { $0.add(open, symbols: symbols) })
+        case .clickBind(let bind):
+            bindings.upsert(bind.clickId, { BindingRecord(bind) }, { $0.add(bind, symbols: symbols) })
+        default:
+            break
         }
     }
 
-    public mutating func merge(_ other: AttributionState) {
-        clicks.mergeRecords(from: other.clicks)
-        opens.mergeRecords(from: other.opens)
-        bindings.mergeRecords(from: other.bindings)
+    /// Merges a state whose symbols `translation` maps into `symbols`.
+    public mutating func merge(_ other: AttributionState, _ translation: SymbolTranslation, symbols: SymbolTable) {
+        clicks.merge(other.clicks, translation, symbols: symbols)
+        opens.merge(other.opens, translation, symbols: symbols)
+        bindings.merge(other.bindings, translation, symbols: symbols)
     }
 }

@@ -2,9 +2,9 @@
 /// line and how many lines named each normalized email.
 ///
 /// Emails stay in memory only; no output ever shows one.
-struct BindingRecord: MergeableRecord, Sendable, Equatable {
+struct BindingRecord: MergeableRecord {
     var winner: ClickBind
-    var emails: ValueCounts<ByteString>
+    var emails: ValueCounts<Symbol>
 
     init(_ bind: ClickBind) {
         winner = bind
@@ -19,13 +19,27 @@ struct BindingRecord: MergeableRecord, Sendable, Equatable {
     /// Later lines with another email; the first binding stands.
     var conflicts: Int { emails.total - winnerLines }
 
-    mutating func merge(_ other: BindingRecord) {
-        if Self.precedes(other.winner, winner) { winner = other.winner }
+    mutating func add(_ bind: ClickBind, symbols: SymbolTable) {
+        if Self.precedes(bind, winner, symbols) { winner = bind }
+        emails.add(bind.normalizedEmail)
+    }
+
+    mutating func merge(_ other: BindingRecord, symbols: SymbolTable) {
+        if Self.precedes(other.winner, winner, symbols) { winner = other.winner }
         emails.merge(other.emails)
     }
 
+    func translated(_ translation: SymbolTranslation) -> BindingRecord {
+        var copy = self
+        copy.winner.clickId = translation[winner.clickId]
+        copy.winner.normalizedEmail = translation[winner.normalizedEmail]
+        copy.emails = emails.map { translation[$0] }
+        return copy
+    }
+
     /// Smallest `ts`, ties by normalized email.
-    static func precedes(_ lhs: ClickBind, _ rhs: ClickBind) -> Bool {
-        (lhs.ts, lhs.normalizedEmail) < (rhs.ts, rhs.normalizedEmail)
+    static func precedes(_ lhs: ClickBind, _ rhs: ClickBind, _ symbols: SymbolTable) -> Bool {
+        if lhs.ts != rhs.ts { return lhs.ts < rhs.ts }
+        return symbols.precedes(lhs.normalizedEmail, rhs.normalizedEmail)
     }
 }

@@ -1,5 +1,5 @@
 /// What attribution keeps of one click (all lines with one `clickId`): its earliest line and a line count.
-struct ClickRecord: MergeableRecord, Sendable, Equatable {
+struct ClickRecord: MergeableRecord {
     var earliest: LinkClick
     var lines = 1
 
@@ -7,34 +7,45 @@ struct ClickRecord: MergeableRecord, Sendable, Equatable {
         earliest = click
     }
 
-    /// The campaign the click counts toward: its `utm_campaign`, or `(none)`.
-    var campaign: ByteString { earliest.utm.campaign ?? AttributionResult.noCampaign }
-
-    mutating func merge(_ other: ClickRecord) {
-        if Self.precedes(other.earliest, earliest) { earliest = other.earliest }
+    mutating func merge(_ other: ClickRecord, symbols: SymbolTable) {
+        if Self.precedes(other.earliest, earliest, symbols) { earliest = other.earliest }
         lines += other.lines
     }
 
-    /// Smallest `ts`, ties by `route, appKey, slug, utm_campaign, utm_source, utm_medium, utm_content, utm_term`.
-    static func precedes(_ lhs: LinkClick, _ rhs: LinkClick) -> Bool {
-        if lhs.ts != rhs.ts { return lhs.ts < rhs.ts }
-        if lhs.route != rhs.route { return routeName(lhs.route) < routeName(rhs.route) }
-        if lhs.appKey != rhs.appKey { return lhs.appKey < rhs.appKey }
-        if lhs.slug != rhs.slug { return lhs.slug < rhs.slug }
-        return TieBreak.precedes(lhs.utm.all, rhs.utm.all)
+    func translated(_ translation: SymbolTranslation) -> ClickRecord {
+        var copy = self
+        copy.earliest.clickId = translation[earliest.clickId]
+        copy.earliest.appKey = translation[earliest.appKey]
+        copy.earliest.slug = translation[earliest.slug]
+        copy.earliest.utm = earliest.utm.translated(translation)
+        return copy
     }
 
-    private static func routeName(_ route: Route) -> ByteString {
-        route == .store ? ByteString("store") : ByteString("app")
+    /// Smallest `ts`, ties by `route, appKey, slug, utm_campaign, utm_source, utm_medium, utm_content, utm_term`.
+    static func precedes(_ lhs: LinkClick, _ rhs: LinkClick, _ symbols: SymbolTable) -> Bool {
+        if lhs.ts != rhs.ts { return lhs.ts < rhs.ts }
+        // "app" < "store" byte-wise.
+        if lhs.route != rhs.route { return lhs.route == .app }
+        if lhs.appKey != rhs.appKey { return symbols.precedes(lhs.appKey, rhs.appKey) }
+        if lhs.slug != rhs.slug { return symbols.precedes(lhs.slug, rhs.slug) }
+        return symbols.precedes(lhs.utm.all, rhs.utm.all)
     }
 }
 
-/// Byte-wise comparison of tuples of optional strings, an absent value sorting first.
-enum TieBreak {
-    static func precedes(_ lhs: [ByteString?], _ rhs: [ByteString?]) -> Bool {
+extension SymbolTable {
+    /// Byte-wise order of tuples of optional strings, an absent value first.
+    func precedes(_ lhs: [Symbol?], _ rhs: [Symbol?]) -> Bool {
         for (left, right) in zip(lhs, rhs) where left != right {
-            return ByteString?.precedes(left, right)
+            return precedes(left, right)
         }
         return false
+    }
+}
+
+extension UTMParameters {
+    func translated(_ translation: SymbolTranslation) -> UTMParameters {
+        UTMParameters(
+            campaign: translation[campaign], source: translation[source], medium: translation[medium],
+            content: translation[content], term: translation[term])
     }
 }

@@ -1,9 +1,9 @@
 /// The part of a `link_open` a retry must repeat: `appKey, slug, context` and the five `utm_*`.
 /// `clickId` and `destination` are the server's answer, not the payload.
 struct OpenPayload: Hashable, Sendable {
-    var appKey: ByteString
-    var slug: ByteString
-    var context: ByteString?
+    var appKey: Symbol
+    var slug: Symbol
+    var context: Symbol?
     var utm: UTMParameters
 
     init(_ open: LinkOpen) {
@@ -12,12 +12,21 @@ struct OpenPayload: Hashable, Sendable {
         context = open.context
         utm = open.utm
     }
+
+    func translated(_ translation: SymbolTranslation) -> OpenPayload {
+        var copy = self
+        copy.appKey = translation[appKey]
+        copy.slug = translation[slug]
+        copy.context = translation[context]
+        copy.utm = utm.translated(translation)
+        return copy
+    }
 }
 
 /// What attribution keeps of one open (all lines with one `openId`): the original line and how
 /// many lines carried each distinct payload, so retries and conflicts can be told apart once the
 /// original is known, whatever order the lines arrive in.
-struct OpenRecord: MergeableRecord, Sendable, Equatable {
+struct OpenRecord: MergeableRecord {
     var original: LinkOpen
     var payloads: ValueCounts<OpenPayload>
 
@@ -34,18 +43,35 @@ struct OpenRecord: MergeableRecord, Sendable, Equatable {
     /// Later lines with another payload.
     var conflicts: Int { payloads.total - originalLines }
 
-    mutating func merge(_ other: OpenRecord) {
-        if Self.precedes(other.original, original) { original = other.original }
+    mutating func add(_ open: LinkOpen, symbols: SymbolTable) {
+        if Self.precedes(open, original, symbols) { original = open }
+        payloads.add(OpenPayload(open))
+    }
+
+    mutating func merge(_ other: OpenRecord, symbols: SymbolTable) {
+        if Self.precedes(other.original, original, symbols) { original = other.original }
         payloads.merge(other.payloads)
+    }
+
+    func translated(_ translation: SymbolTranslation) -> OpenRecord {
+        var copy = self
+        copy.original.openId = translation[original.openId]
+        copy.original.appKey = translation[original.appKey]
+        copy.original.slug = translation[original.slug]
+        copy.original.clickId = translation[original.clickId]
+        copy.original.context = translation[original.context]
+        copy.original.utm = original.utm.translated(translation)
+        copy.payloads = payloads.map { $0.translated(translation) }
+        return copy
     }
 
     /// Smallest `ts`, ties by `appKey, slug, context, utm_campaign, utm_source, utm_medium,
     /// utm_content, utm_term, clickId`.
-    static func precedes(_ lhs: LinkOpen, _ rhs: LinkOpen) -> Bool {
+    static func precedes(_ lhs: LinkOpen, _ rhs: LinkOpen, _ symbols: SymbolTable) -> Bool {
         if lhs.ts != rhs.ts { return lhs.ts < rhs.ts }
-        if lhs.appKey != rhs.appKey { return lhs.appKey < rhs.appKey }
-        if lhs.slug != rhs.slug { return lhs.slug < rhs.slug }
-        return TieBreak.precedes(
+        if lhs.appKey != rhs.appKey { return symbols.precedes(lhs.appKey, rhs.appKey) }
+        if lhs.slug != rhs.slug { return symbols.precedes(lhs.slug, rhs.slug) }
+        return symbols.precedes(
             [lhs.context] + lhs.utm.all + [lhs.clickId], [rhs.context] + rhs.utm.all + [rhs.clickId])
     }
 }

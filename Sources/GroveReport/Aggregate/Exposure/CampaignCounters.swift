@@ -1,5 +1,5 @@
 /// Per-campaign counts the preview audit needs, all over accepted events.
-struct CampaignCounters: MergeableRecord, Sendable, Equatable {
+struct CampaignCounters: MergeableRecord {
     var previewDecisions = 0
     var previewImpressions = 0
     var previewGrants = 0
@@ -10,7 +10,9 @@ struct CampaignCounters: MergeableRecord, Sendable, Equatable {
 
     var previewEvents: Int { previewDecisions + previewImpressions + previewGrants }
 
-    mutating func merge(_ other: CampaignCounters) {
+    func translated(_ translation: SymbolTranslation) -> CampaignCounters { self }
+
+    mutating func merge(_ other: CampaignCounters, symbols: SymbolTable) {
         previewDecisions += other.previewDecisions
         previewImpressions += other.previewImpressions
         previewGrants += other.previewGrants

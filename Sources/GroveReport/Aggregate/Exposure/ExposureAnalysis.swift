@@ -5,33 +5,36 @@ extension GronaState {
     /// z for a two-sided 95% interval.
     static let criticalValue95 = 1.959963984540054
 
-    public func result(configuration: Configuration?, scope: PreviewScope) -> GronaResult {
+    /// Runs the analysis on a merged state whose symbols belong to `symbols`.
+    public func result(configuration: Configuration?, scope: PreviewScope, symbols: SymbolTable) -> GronaResult {
+        var symbols = symbols
+        let configured = ConfiguredCampaigns(configuration, symbols: &symbols)
         var analysis = Analysis()
         analysis.excludePreviewInstalls(installs, scope: scope)
         analysis.assignUnits()
-        analysis.joinOrders(orders.values)
-        analysis.addConfiguredVariants(configuration)
-        let exposure = analysis.campaigns(counters: counters, configuration: configuration)
-        let audit = previewAudit(analysis, configuration: configuration)
+        analysis.joinOrders(orders.records)
+        analysis.addConfiguredVariants(configured)
+        let exposure = analysis.campaigns(counters: counters, configured: configured, symbols: symbols)
+        let audit = previewAudit(analysis, configured: configured, symbols: symbols)
         return GronaResult(exposure: exposure, audit: audit)
     }
 
-    private func previewAudit(_ analysis: Analysis, configuration: Configuration?) -> PreviewAudit {
+    private func previewAudit(_ analysis: Analysis, configured: ConfiguredCampaigns, symbols: SymbolTable) -> PreviewAudit {
         var names = Set(counters.keys)
-        names.formUnion(configuration?.campaigns.keys ?? [:].keys)
+        names.formUnion(configured.campaigns.keys)
         var campaigns: [AuditCampaign] = []
         var violations = AuditViolations()
-        for name in names.sorted() {
-            let counts = counters[name] ?? CampaignCounters()
+        for (name, symbol) in names.map({ (symbols.string($0), $0) }).sorted(by: { $0.0 < $1.0 }) {
+            let counts = counters[symbol] ?? CampaignCounters()
             var campaign = AuditCampaign(campaign: name)
             campaign.previewDecisions = counts.previewDecisions
             campaign.previewImpressions = counts.previewImpressions
             campaign.previewGrants = counts.previewGrants
-            campaign.previewInstalls = analysis.previewInstalls[name, default: 0]
-            campaign.previewContaminated = analysis.contaminated[name, default: 0]
+            campaign.previewInstalls = analysis.previewInstalls[symbol, default: 0]
+            campaign.previewContaminated = analysis.contaminated[symbol, default: 0]
             campaign.violations.previewGrant = counts.previewGrants
             campaign.violations.missingCustomer = counts.missingCustomer
-            if configuration?.campaigns[name]?.enabled == false {
+            if configured.campaigns[symbol]?.enabled == false {
                 campaign.violations.previewOnDisabledCampaign = counts.previewEvents
                 campaign.violations.decisionOnDisabledCampaign = counts.decisions
             }
@@ -44,6 +47,23 @@ extension GronaState {
     }
 }
 
+/// The configuration with its ids as symbols of the state's table.
+private struct ConfiguredCampaigns {
+    struct Campaign {
+        var enabled: Bool
+        var variants: [(id: Symbol, weight: Double)]
+    }
+
+    var campaigns: [Symbol: Campaign] = [:]
+
+    init(_ configuration: Configuration?, symbols: inout SymbolTable) {
+        for campaign in configuration?.campaigns.values ?? [:].values {
+            let variants = campaign.variants.map { (symbols.intern($0.id), $0.weight) }
+            campaigns[symbols.intern(campaign.id)] = Campaign(enabled: campaign.enabled, variants: variants)
+        }
+    }
+}
+
 /// The working state of one analysis run.
 private struct Analysis {
     /// A unit's single variant in a campaign, and whether a used order converted it.
@@ -53,28 +73,29 @@ private struct Analysis {
         var converted = false
     }
 
-    var previewInstalls: [ByteString: Int] = [:]
-    var contaminated: [ByteString: Int] = [:]
-    var multiVariantUnits: [ByteString: Int] = [:]
+    var previewInstalls: [Symbol: Int] = [:]
+    var contaminated: [Symbol: Int] = [:]
+    var multiVariantUnits: [Symbol: Int] = [:]
     var leaked = 0
     var assignments: [CampaignUnit: [InstallRecord.UnitDecision]] = [:]
-    var rows: [CampaignVariant: ExposureRow] = [:]
+    var rows: [CampaignVariant: VariantCounts] = [:]
     var impressions: [CampaignVariant: Int] = [:]
     var exposures: [UnitKey: [Exposure]] = [:]
 
     /// Rule 2: drops (under unit scope) every clean event of a campaign's preview installs.
-    mutating func excludePreviewInstalls(_ installs: [CampaignInstall: InstallRecord], scope: PreviewScope) {
-        for (key, record) in installs {
+    mutating func excludePreviewInstalls(_ installs: PairKeyedRecords<InstallRecord>, scope: PreviewScope) {
+        for (key, record) in zip(installs.keys, installs.records) {
+            let campaign = key.first
             leaked += record.leaked
             if record.isPreviewInstall {
-                previewInstalls[key.campaign, default: 0] += 1
+                previewInstalls[campaign, default: 0] += 1
                 if scope == .unit {
-                    contaminated[key.campaign, default: 0] += record.cleanEvents
+                    contaminated[campaign, default: 0] += record.cleanEvents
                     continue
                 }
             }
             for decision in record.decisions {
-                let unit = CampaignUnit(campaign: key.campaign, unit: decision.unit)
+                let unit = CampaignUnit(campaign: campaign, unit: decision.unit)
                 var decisions = assignments[unit, default: []]
                 if let index = decisions.firstIndex(where: { $0.variant == decision.variant }) {
                     decisions[index].firstExposure = min(decisions[index].firstExposure, decision.firstExposure)
@@ -85,7 +106,7 @@ private struct Analysis {
                 assignments[unit] = decisions
             }
             for impression in record.impressions {
-                impressions[CampaignVariant(campaign: key.campaign, variant: impression.variant), default: 0] +=
+                impressions[CampaignVariant(campaign: campaign, variant: impression.variant), default: 0] +=
                     impression.lines
             }
         }
@@ -99,7 +120,7 @@ private struct Analysis {
                 continue
             }
             let rowKey = CampaignVariant(campaign: key.campaign, variant: decision.variant)
-            rows[rowKey, default: ExposureRow(campaign: key.campaign, variant: decision.variant)].units += 1
+            rows[rowKey, default: VariantCounts()].units += 1
             if decision.control { rows[rowKey]!.control = true }
             exposures[key.unit, default: []].append(Exposure(row: rowKey, firstExposure: decision.firstExposure))
         }
@@ -130,34 +151,54 @@ private struct Analysis {
     }
 
     /// Every variant the configuration lists gets a row, even without units.
-    mutating func addConfiguredVariants(_ configuration: Configuration?) {
-        for campaign in configuration?.campaigns.values ?? [:].values {
-            for variant in campaign.variants {
-                let key = CampaignVariant(campaign: campaign.id, variant: variant.id)
-                if rows[key] == nil { rows[key] = ExposureRow(campaign: campaign.id, variant: variant.id) }
+    mutating func addConfiguredVariants(_ configured: ConfiguredCampaigns) {
+        for (campaign, settings) in configured.campaigns {
+            for variant in settings.variants {
+                let key = CampaignVariant(campaign: campaign, variant: variant.id)
+                if rows[key] == nil { rows[key] = VariantCounts() }
             }
         }
     }
 
     /// The campaigns with rows, each with impressions, lift and SRM filled in.
-    func campaigns(counters: [ByteString: CampaignCounters], configuration: Configuration?) -> [ExposureCampaign] {
-        var byCampaign: [ByteString: [ExposureRow]] = [:]
-        for (key, row) in rows {
-            var row = row
+    func campaigns(
+        counters: SymbolKeyedRecords<CampaignCounters>, configured: ConfiguredCampaigns, symbols: SymbolTable
+    ) -> [ExposureCampaign] {
+        var byCampaign: [Symbol: [ExposureRow]] = [:]
+        for (key, counts) in rows {
+            var row = ExposureRow(campaign: symbols.string(key.campaign), variant: symbols.string(key.variant))
+            row.control = counts.control
+            row.units = counts.units
+            row.convertedUnits = counts.convertedUnits
+            row.orders = counts.orders
+            row.revenueMinor = counts.revenueMinor
             row.impressions = impressions[key, default: 0]
             byCampaign[key.campaign, default: []].append(row)
         }
-        return byCampaign.keys.sorted().map { name in
-            var variants = byCampaign[name]!.sorted { $0.variant < $1.variant }
+        let named = byCampaign.map { (symbols.string($0.key), $0.key, $0.value) }.sorted { $0.0 < $1.0 }
+        return named.map { name, symbol, rows in
+            var variants = rows.sorted { $0.variant < $1.variant }
             Lift.fill(&variants)
-            let srm = SampleRatioMismatch.pValue(variants, configured: configuration?.campaigns[name])
+            let weights = configured.campaigns[symbol].map { settings in
+                settings.variants.map { (symbols.string($0.id), $0.weight) }
+            }
+            let srm = SampleRatioMismatch.pValue(variants, configuredWeights: weights)
             for index in variants.indices { variants[index].srmPValue = srm }
             return ExposureCampaign(
-                campaign: name, srmPValue: srm, missingCustomer: counters[name]?.missingCustomer ?? 0,
-                previewContaminated: contaminated[name, default: 0],
-                multiVariantUnits: multiVariantUnits[name, default: 0], variants: variants)
+                campaign: name, srmPValue: srm, missingCustomer: counters[symbol]?.missingCustomer ?? 0,
+                previewContaminated: contaminated[symbol, default: 0],
+                multiVariantUnits: multiVariantUnits[symbol, default: 0], variants: variants)
         }
     }
+}
+
+/// The counts of one (campaign, variant) while the analysis runs.
+private struct VariantCounts {
+    var control = false
+    var units = 0
+    var convertedUnits = 0
+    var orders = 0
+    var revenueMinor: Int128 = 0
 }
 
 /// Control-versus-variant statistics of SPEC section 4.
@@ -188,13 +229,13 @@ enum Lift {
 enum SampleRatioMismatch {
     /// Pearson χ² upper-tail p of units against the configured weights (variants with weight > 0)
     /// or, for a campaign the configuration does not list, equal shares over variants with units.
-    static func pValue(_ variants: [ExposureRow], configured: Configuration.Campaign?) -> Double? {
+    static func pValue(_ variants: [ExposureRow], configuredWeights: [(ByteString, Double)]?) -> Double? {
         let observed: [Int]
         let shares: [Double]
-        if let configured {
-            let weighted = configured.variants.filter { $0.weight > 0 }
-            observed = weighted.map { variant in variants.first { $0.variant == variant.id }?.units ?? 0 }
-            shares = weighted.map(\.weight)
+        if let configuredWeights {
+            let weighted = configuredWeights.filter { $0.1 > 0 }
+            observed = weighted.map { variant in variants.first { $0.variant == variant.0 }?.units ?? 0 }
+            shares = weighted.map(\.1)
         } else {
             observed = variants.map(\.units).filter { $0 > 0 }
             shares = observed.map { _ in 1 }

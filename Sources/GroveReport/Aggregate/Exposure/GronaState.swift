@@ -3,10 +3,11 @@
 /// Events are routed by their flags as they arrive: preview and consent-denied events are only
 /// counted; clean events go to the per-(campaign, install) records that preview-install exclusion
 /// needs; order lines go, all of them, to per-`orderId` deduplication. Every map merges by key.
-public struct GronaState: Sendable, Equatable {
-    var counters: [ByteString: CampaignCounters] = [:]
-    var installs: [CampaignInstall: InstallRecord] = [:]
-    var orders: [ByteString: OrderRecord] = [:]
+public struct GronaState: Sendable {
+    var counters = SymbolKeyedRecords<CampaignCounters>()
+    /// Keyed by (campaign, installId).
+    var installs = PairKeyedRecords<InstallRecord>()
+    var orders = SymbolKeyedRecords<OrderRecord>()
     /// Accepted preview events by Grona type (orders included), consent regardless.
     var previewTotals = [Int](repeating: 0, count: EventType.grona.count)
     /// Accepted consent-denied events that are not preview, by Grona type.
@@ -14,45 +15,54 @@ public struct GronaState: Sendable, Equatable {
 
     public init() {}
 
-    /// Adds a Grona event; other events are not exposure's business.
-    public mutating func add(_ event: Event) {
+    /// Adds a Grona event whose symbols belong to `symbols`; other events are ignored.
+    public mutating func add(_ event: Event, symbols: SymbolTable) {
         switch event {
         case .decision(let decision):
-            let key = CampaignInstall(campaign: decision.campaignId, installId: decision.subject.installId)
-            counters[decision.campaignId, default: CampaignCounters()].decisions += 1
-            counters[decision.campaignId]!.previewDecisions += decision.isPreview ? 1 : 0
+            let key = SymbolPair(first: decision.campaignId, second: decision.subject.installId)
+            count(decision.campaignId) { counters in
+                counters.decisions += 1
+                if decision.isPreview { counters.previewDecisions += 1 }
+            }
             guard route(.decision, decision.isPreview, decision.subject, key) else { return }
             guard let unit = Self.unitKey(decision) else {
-                counters[decision.campaignId]!.missingCustomer += 1
+                count(decision.campaignId) { $0.missingCustomer += 1 }
                 return
             }
-            installs.mergeRecord(InstallRecord(decision: decision, unit: unit), at: key)
+            installs.modify(key, default: InstallRecord.init) { $0.add(decision, unit: unit) }
         case .impression(let impression):
-            let key = CampaignInstall(campaign: impression.campaignId, installId: impression.subject.installId)
-            counters[impression.campaignId, default: CampaignCounters()].previewImpressions += impression.isPreview ? 1 : 0
+            let key = SymbolPair(first: impression.campaignId, second: impression.subject.installId)
+            count(impression.campaignId) { if impression.isPreview { $0.previewImpressions += 1 } }
             guard route(.impression, impression.isPreview, impression.subject, key) else { return }
-            installs.mergeRecord(InstallRecord(impression: impression), at: key)
+            installs.modify(key, default: InstallRecord.init) { $0.add(impression) }
         case .grant(let grant):
-            let key = CampaignInstall(campaign: grant.campaignId, installId: grant.subject.installId)
-            counters[grant.campaignId, default: CampaignCounters()].previewGrants += grant.isPreview ? 1 : 0
+            let key = SymbolPair(first: grant.campaignId, second: grant.subject.installId)
+            count(grant.campaignId) { if grant.isPreview { $0.previewGrants += 1 } }
             guard route(.grant, grant.isPreview, grant.subject, key) else { return }
-            installs.mergeRecord(InstallRecord(grant: grant), at: key)
+            installs.modify(key, default: InstallRecord.init) { $0.add(grant) }
         case .order(let order):
             _ = route(.order, order.isPreview, order.subject, nil)
-            orders.mergeRecord(OrderRecord(earliest: order), at: order.orderId)
+            let record = OrderRecord(earliest: order)
+            orders.upsert(order.orderId, { record }, { $0.merge(record, symbols: symbols) })
         default:
             break
         }
     }
 
+    private mutating func count(_ campaign: Symbol, _ update: (inout CampaignCounters) -> Void) {
+        counters.modify(campaign, default: CampaignCounters.init, update)
+    }
+
     /// Counts a preview or consent-denied event (marking a preview install of the campaign);
     /// true when the event is clean and goes on to the analysis.
     private mutating func route(
-        _ type: EventType, _ isPreview: Bool, _ subject: GronaSubject, _ key: CampaignInstall?
+        _ type: EventType, _ isPreview: Bool, _ subject: GronaSubject, _ key: SymbolPair?
     ) -> Bool {
         if isPreview {
             previewTotals[type.rawValue] += 1
-            if let key { installs.mergeRecord(.previewInstall(), at: key) }
+            if let key {
+                installs.modify(key, default: InstallRecord.init) { $0.isPreviewInstall = true }
+            }
             return false
         }
         if subject.consent == .denied {
@@ -70,10 +80,11 @@ public struct GronaState: Sendable, Equatable {
         }
     }
 
-    public mutating func merge(_ other: GronaState) {
-        counters.mergeRecords(from: other.counters)
-        installs.mergeRecords(from: other.installs)
-        orders.mergeRecords(from: other.orders)
+    /// Merges a state whose symbols `translation` maps into `symbols`.
+    public mutating func merge(_ other: GronaState, _ translation: SymbolTranslation, symbols: SymbolTable) {
+        counters.merge(other.counters, translation, symbols: symbols)
+        installs.merge(other.installs, translation, symbols: symbols)
+        orders.merge(other.orders, translation, symbols: symbols)
         for index in previewTotals.indices {
             previewTotals[index] += other.previewTotals[index]
             consentDeniedTotals[index] += other.consentDeniedTotals[index]

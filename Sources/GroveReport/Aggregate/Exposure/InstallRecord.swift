@@ -3,7 +3,7 @@
 ///
 /// Whether the clean events count depends on the preview flag, which any line may set, so they
 /// are held per install until every partial has been merged.
-struct InstallRecord: MergeableRecord, Sendable, Equatable {
+struct InstallRecord: MergeableRecord {
     /// The install produced an accepted preview decision, impression or grant of the campaign.
     var isPreviewInstall = false
     var decisions: [UnitDecision] = []
@@ -15,14 +15,14 @@ struct InstallRecord: MergeableRecord, Sendable, Equatable {
     /// The clean decisions of one unit for one variant.
     struct UnitDecision: Sendable, Equatable {
         var unit: UnitKey
-        var variant: ByteString
+        var variant: Symbol
         var firstExposure: Instant
         var control: Bool
         var lines: Int
     }
 
     struct VariantCount: Sendable, Equatable {
-        var variant: ByteString
+        var variant: Symbol
         var lines: Int
     }
 
@@ -31,55 +31,64 @@ struct InstallRecord: MergeableRecord, Sendable, Equatable {
         decisions.reduce(0) { $0 + $1.lines } + impressions.reduce(0) { $0 + $1.lines } + grants
     }
 
-    static func previewInstall() -> InstallRecord {
-        var record = InstallRecord()
-        record.isPreviewInstall = true
-        return record
-    }
-
-    /// A record holding one clean decision for `unit`.
-    init(decision: Decision, unit: UnitKey) {
-        if Self.leaks(decision.isPreview, decision.subject) { leaked = 1; return }
-        decisions = [UnitDecision(
-            unit: unit, variant: decision.variantId, firstExposure: decision.ts, control: decision.control, lines: 1)]
-    }
-
-    init(impression: Impression) {
-        if Self.leaks(impression.isPreview, impression.subject) { leaked = 1; return }
-        impressions = [VariantCount(variant: impression.variantId, lines: 1)]
-    }
-
-    init(grant: Grant) {
-        if Self.leaks(grant.isPreview, grant.subject) { leaked = 1; return }
-        grants = 1
-    }
-
-    private init() {}
-
     /// The analysis stage's own check that nothing excluded reached it.
-    private static func leaks(_ isPreview: Bool, _ subject: GronaSubject) -> Bool {
-        isPreview || subject.consent == .denied
+    private mutating func admits(_ isPreview: Bool, _ subject: GronaSubject) -> Bool {
+        guard isPreview || subject.consent == .denied else { return true }
+        leaked += 1
+        return false
     }
 
-    mutating func merge(_ other: InstallRecord) {
+    /// Adds a clean decision of `unit`.
+    mutating func add(_ decision: Decision, unit: UnitKey) {
+        guard admits(decision.isPreview, decision.subject) else { return }
+        add(UnitDecision(unit: unit, variant: decision.variantId, firstExposure: decision.ts, control: decision.control, lines: 1))
+    }
+
+    mutating func add(_ impression: Impression) {
+        guard admits(impression.isPreview, impression.subject) else { return }
+        add(VariantCount(variant: impression.variantId, lines: 1))
+    }
+
+    mutating func add(_ grant: Grant) {
+        guard admits(grant.isPreview, grant.subject) else { return }
+        grants += 1
+    }
+
+    private mutating func add(_ decision: UnitDecision) {
+        if let index = decisions.firstIndex(where: { $0.unit == decision.unit && $0.variant == decision.variant }) {
+            decisions[index].firstExposure = min(decisions[index].firstExposure, decision.firstExposure)
+            decisions[index].control = decisions[index].control || decision.control
+            decisions[index].lines += decision.lines
+        } else {
+            decisions.append(decision)
+        }
+    }
+
+    private mutating func add(_ impression: VariantCount) {
+        if let index = impressions.firstIndex(where: { $0.variant == impression.variant }) {
+            impressions[index].lines += impression.lines
+        } else {
+            impressions.append(impression)
+        }
+    }
+
+    mutating func merge(_ other: InstallRecord, symbols: SymbolTable) {
         isPreviewInstall = isPreviewInstall || other.isPreviewInstall
         grants += other.grants
         leaked += other.leaked
-        for decision in other.decisions {
-            if let index = decisions.firstIndex(where: { $0.unit == decision.unit && $0.variant == decision.variant }) {
-                decisions[index].firstExposure = min(decisions[index].firstExposure, decision.firstExposure)
-                decisions[index].control = decisions[index].control || decision.control
-                decisions[index].lines += decision.lines
-            } else {
-                decisions.append(decision)
-            }
+        for decision in other.decisions { add(decision) }
+        for impression in other.impressions { add(impression) }
+    }
+
+    func translated(_ translation: SymbolTranslation) -> InstallRecord {
+        var copy = self
+        copy.decisions = decisions.map { decision in
+            var moved = decision
+            moved.unit = decision.unit.translated(translation)
+            moved.variant = translation[decision.variant]
+            return moved
         }
-        for impression in other.impressions {
-            if let index = impressions.firstIndex(where: { $0.variant == impression.variant }) {
-                impressions[index].lines += impression.lines
-            } else {
-                impressions.append(impression)
-            }
-        }
+        copy.impressions = impressions.map { VariantCount(variant: translation[$0.variant], lines: $0.lines) }
+        return copy
     }
 }

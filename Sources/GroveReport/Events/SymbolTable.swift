@@ -1,0 +1,162 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A byte string interned in a `SymbolTable`: a dense number, equal for equal bytes.
+public struct Symbol: Hashable, Sendable {
+    public let raw: UInt32
+
+    init(raw: UInt32) {
+        self.raw = raw
+    }
+}
+
+/// Interns byte strings: each distinct string is stored once, in one growing arena, and named by
+/// a dense `Symbol`.
+///
+/// This is what keeps the hot path free of allocation and memory proportional to distinct keys:
+/// a validated event holds symbols (four bytes each) instead of heap strings, records are stored
+/// in arrays indexed by symbol, and equal symbols mean equal bytes. Symbols are local to a table;
+/// `translation(into:)` maps them when partial states built by different threads merge.
+public struct SymbolTable: Sendable {
+    private var arena: [UInt8] = []
+    /// Start of each symbol's bytes in `arena`; one extra entry marks the end of the last.
+    private var starts: [Int] = [0]
+    private var hashes: [UInt64] = []
+    /// Open addressing: symbol + 1, or 0 for an empty slot. Capacity is a power of two.
+    private var slots: [UInt32] = Array(repeating: 0, count: 1024)
+    private let seed: UInt64
+
+    /// `seed` varies the hash so that crafted ids cannot force collisions; it never changes results.
+    public init(seed: UInt64 = UInt64.random(in: 0...UInt64.max)) {
+        self.seed = seed
+    }
+
+    /// The number of distinct strings interned.
+    public var count: Int { hashes.count }
+
+    /// The symbol for `bytes`, adding them when new.
+    public mutating func intern(_ bytes: UnsafeBufferPointer<UInt8>) -> Symbol {
+        let hash = SymbolTable.hash(bytes, seed: seed)
+        let mask = slots.count - 1
+        var index = Int(truncatingIfNeeded: hash) & mask
+        while true {
+            let slot = slots[index]
+            if slot == 0 { break }
+            let candidate = Int(slot - 1)
+            if hashes[candidate] == hash, equals(candidate, bytes) { return Symbol(raw: slot - 1) }
+            index = (index + 1) & mask
+        }
+        let symbol = UInt32(hashes.count)
+        arena.append(contentsOf: bytes)
+        starts.append(arena.count)
+        hashes.append(hash)
+        slots[index] = symbol + 1
+        if hashes.count * 2 > slots.count { grow() }
+        return Symbol(raw: symbol)
+    }
+
+    public mutating func intern(_ bytes: [UInt8]) -> Symbol {
+        bytes.withUnsafeBufferPointer { intern($0) }
+    }
+
+    public mutating func intern(_ string: ByteString) -> Symbol {
+        intern(string.bytes)
+    }
+
+    /// The bytes of a symbol of this table.
+    public func bytes(_ symbol: Symbol) -> ArraySlice<UInt8> {
+        let index = Int(symbol.raw)
+        return arena[starts[index]..<starts[index + 1]]
+    }
+
+    public func string(_ symbol: Symbol) -> ByteString {
+        ByteString(Array(bytes(symbol)))
+    }
+
+    /// Byte-wise order of two symbols' strings.
+    public func precedes(_ lhs: Symbol, _ rhs: Symbol) -> Bool {
+        lhs != rhs && bytes(lhs).lexicographicallyPrecedes(bytes(rhs))
+    }
+
+    /// Byte-wise order with an absent value first, as the spec's tie rules say.
+    public func precedes(_ lhs: Symbol?, _ rhs: Symbol?) -> Bool {
+        switch (lhs, rhs) {
+        case let (left?, right?): return precedes(left, right)
+        case (nil, .some): return true
+        default: return false
+        }
+    }
+
+    /// For each symbol of this table, the symbol of the same bytes in `other` (interned there when new).
+    public func translation(into other: inout SymbolTable) -> SymbolTranslation {
+        var map = [Symbol]()
+        map.reserveCapacity(count)
+        arena.withUnsafeBufferPointer { arena in
+            for index in 0..<count {
+                map.append(other.intern(UnsafeBufferPointer(rebasing: arena[starts[index]..<starts[index + 1]])))
+            }
+        }
+        return SymbolTranslation(map: map)
+    }
+
+    private func equals(_ index: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let start = starts[index]
+        let length = starts[index + 1] - start
+        guard length == bytes.count else { return false }
+        guard length > 0 else { return true }
+        return arena.withUnsafeBufferPointer { memcmp($0.baseAddress! + start, bytes.baseAddress!, length) == 0 }
+    }
+
+    private mutating func grow() {
+        var larger = [UInt32](repeating: 0, count: slots.count * 2)
+        let mask = larger.count - 1
+        for (symbol, hash) in hashes.enumerated() {
+            var index = Int(truncatingIfNeeded: hash) & mask
+            while larger[index] != 0 { index = (index + 1) & mask }
+            larger[index] = UInt32(symbol + 1)
+        }
+        slots = larger
+    }
+
+    /// A fast seeded 64-bit hash: eight bytes at a time, finished with the murmur3 mixer.
+    static func hash(_ bytes: UnsafeBufferPointer<UInt8>, seed: UInt64) -> UInt64 {
+        var hash = seed ^ (UInt64(bytes.count) &* 0x9E37_79B9_7F4A_7C15)
+        guard let base = bytes.baseAddress else { return mix(hash) }
+        let raw = UnsafeRawPointer(base)
+        var offset = 0
+        while offset + 8 <= bytes.count {
+            let word = raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            hash = (hash ^ mix(word)) &* 0xFF51_AFD7_ED55_8CCD
+            hash = (hash << 27) | (hash >> 37)
+            offset += 8
+        }
+        var tail: UInt64 = 0
+        var shift: UInt64 = 0
+        while offset < bytes.count {
+            tail |= UInt64(bytes[offset]) << shift
+            shift += 8
+            offset += 1
+        }
+        return mix(hash ^ mix(tail ^ 0x2545_F491_4F6C_DD1D))
+    }
+
+    private static func mix(_ value: UInt64) -> UInt64 {
+        var x = value
+        x ^= x >> 33
+        x = x &* 0xFF51_AFD7_ED55_8CCD
+        x ^= x >> 33
+        x = x &* 0xC4CE_B9FE_1A85_EC53
+        x ^= x >> 33
+        return x
+    }
+}
+
+/// Maps the symbols of one table to those of another.
+public struct SymbolTranslation: Sendable {
+    let map: [Symbol]
+
+    public subscript(_ symbol: Symbol) -> Symbol { map[Int(symbol.raw)] }
+
+    public subscript(_ symbol: Symbol?) -> Symbol? { symbol.map { map[Int($0.raw)] } }
+}
