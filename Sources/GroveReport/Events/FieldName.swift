@@ -51,20 +51,35 @@ public enum FieldName: UInt8, CaseIterable, Sendable {
 
     var keyText: ByteString { ByteString(key.description) }
 
-    /// Names grouped by key length, for resolving a key with few comparisons.
-    private static let byLength: [[FieldName]] = {
-        var table = [[FieldName]](repeating: [], count: 16)
-        for name in FieldName.allCases { table[name.key.utf8CodeUnitCount].append(name) }
+    /// A multiplier under which the 28 keys hash to distinct slots of a 64-entry table (found by
+    /// search; `FieldNameTests` checks it still holds).
+    private static let multiplier: UInt64 = 0xA95B_3B44_BC73_5CA7
+
+    /// The field name of each slot of the perfect hash table, or nil.
+    private static let table: [FieldName?] = {
+        var table = [FieldName?](repeating: nil, count: 64)
+        for name in FieldName.allCases {
+            let key = UnsafeBufferPointer(start: name.key.utf8Start, count: name.key.utf8CodeUnitCount)
+            precondition(table[slot(key)] == nil, "FieldName.multiplier no longer separates the keys")
+            table[slot(key)] = name
+        }
         return table
     }()
 
+    /// The slot of a key: its first eight bytes (zero-padded) and its length, hashed multiplicatively.
+    private static func slot(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        let word = SymbolTable.littleEndianWord(bytes) ^ UInt64(truncatingIfNeeded: bytes.count) << 56
+        return Int((word &* multiplier) >> 58)
+    }
+
     /// The known name with exactly these (unescaped) bytes, or nil.
     static func resolve(_ bytes: UnsafeBufferPointer<UInt8>) -> FieldName? {
-        guard bytes.count < byLength.count, let base = bytes.baseAddress else { return nil }
-        for name in byLength[bytes.count] where memcmp(base, name.key.utf8Start, bytes.count) == 0 {
-            return name
+        guard bytes.count >= 2, bytes.count <= 13, let name = table[slot(bytes)] else { return nil }
+        let key = name.key
+        guard key.utf8CodeUnitCount == bytes.count, memcmp(bytes.baseAddress!, key.utf8Start, bytes.count) == 0 else {
+            return nil
         }
-        return nil
+        return name
     }
 }
 

@@ -34,53 +34,59 @@ public struct JSONObjectReader {
     var fields: [JSONField] = []
     /// For each known field name, the index of its member, or -1.
     var fieldIndexByName = [Int32](repeating: -1, count: FieldName.allCases.count)
+    /// The names set in `fieldIndexByName` by the last successful parse, as a bit mask.
+    private var namesSeen: UInt32 = 0
     /// The index of the first member whose key repeats an earlier one, or -1.
     var firstRepeatIndex = -1
 
-    public init() {}
+    public init() {
+        fields.reserveCapacity(32)
+    }
 
     /// Parses `line`; on success the top-level members are available through `withObject`.
     public mutating func parse(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
         scratch.removeAll(keepingCapacity: true)
         fields.removeAll(keepingCapacity: true)
-        for index in fieldIndexByName.indices { fieldIndexByName[index] = -1 }
+        while namesSeen != 0 {
+            fieldIndexByName[namesSeen.trailingZeroBitCount] = -1
+            namesSeen &= namesSeen - 1
+        }
         var scanner = JSONScanner(bytes: line)
         guard scanner.parseTopLevel(scratch: &scratch, fields: &fields) else { return false }
         indexFields(line)
         return true
     }
 
-    /// Resolves the keys to field names and finds the first repeated key, reading left to right.
+    /// Indexes the known names and finds the first repeated key, reading left to right.
     private mutating func indexFields(_ line: UnsafeBufferPointer<UInt8>) {
         firstRepeatIndex = -1
-        var unknownKeys: [Int] = []
-        var unknownKeySet: Set<ByteString>?
-        scratch.withUnsafeBufferPointer { scratchBytes in
-            func keyBytes(_ index: Int) -> UnsafeBufferPointer<UInt8> {
-                ParsedObject.bytes(fields[index].key, line: line, scratch: scratchBytes)
+        var unknownKeys = 0
+        for index in fields.indices {
+            guard let name = fields[index].name else {
+                unknownKeys += 1
+                continue
             }
-            for index in fields.indices {
-                let key = keyBytes(index)
-                if let name = FieldName.resolve(key) {
-                    fields[index].name = name
-                    if fieldIndexByName[Int(name.rawValue)] >= 0 {
-                        if firstRepeatIndex < 0 { firstRepeatIndex = index }
-                    } else {
-                        fieldIndexByName[Int(name.rawValue)] = Int32(index)
-                    }
-                    continue
-                }
-                guard firstRepeatIndex < 0 else { continue }
-                if unknownKeys.count < 16 {
-                    if unknownKeys.contains(where: { ParsedObject.equal(keyBytes($0), key) }) {
-                        firstRepeatIndex = index
-                    }
-                    unknownKeys.append(index)
-                } else {
-                    if unknownKeySet == nil {
-                        unknownKeySet = Set(unknownKeys.map { ByteString(keyBytes($0)) })
-                    }
-                    if !unknownKeySet!.insert(ByteString(key)).inserted { firstRepeatIndex = index }
+            let bit: UInt32 = 1 << UInt32(name.rawValue)
+            if namesSeen & bit != 0 {
+                if firstRepeatIndex < 0 { firstRepeatIndex = index }
+            } else {
+                namesSeen |= bit
+                fieldIndexByName[Int(name.rawValue)] = Int32(index)
+            }
+        }
+        if unknownKeys > 1 { findRepeatedUnknownKey(line) }
+    }
+
+    /// The slow path for lines with several keys the tables do not name: they can only repeat each other.
+    private mutating func findRepeatedUnknownKey(_ line: UnsafeBufferPointer<UInt8>) {
+        let end = firstRepeatIndex < 0 ? fields.count : firstRepeatIndex
+        var seen = Set<ByteString>()
+        scratch.withUnsafeBufferPointer { scratchBytes in
+            for index in 0..<end where fields[index].name == nil {
+                let key = ByteString(ParsedObject.bytes(fields[index].key, line: line, scratch: scratchBytes))
+                if !seen.insert(key).inserted {
+                    firstRepeatIndex = index
+                    return
                 }
             }
         }
@@ -136,11 +142,14 @@ struct JSONScanner {
             while true {
                 skipWhitespace()
                 guard let key = parseString(scratch: &scratch) else { return false }
+                let name = key.inScratch
+                    ? scratch.withUnsafeBufferPointer { FieldName.resolve(ParsedObject.bytes(key, line: bytes, scratch: $0)) }
+                    : FieldName.resolve(UnsafeBufferPointer(rebasing: bytes[key.start..<(key.start + key.count)]))
                 skipWhitespace()
                 guard consume(UInt8(ascii: ":")) else { return false }
                 skipWhitespace()
                 guard let (kind, value) = parseValue(depth: 1, scratch: &scratch) else { return false }
-                fields.append(JSONField(key: key, name: nil, kind: kind, value: value))
+                fields.append(JSONField(key: key, name: name, kind: kind, value: value))
                 skipWhitespace()
                 if consume(UInt8(ascii: ",")) { continue }
                 guard consume(UInt8(ascii: "}")) else { return false }
@@ -227,24 +236,52 @@ struct JSONScanner {
     mutating func parseString(scratch: inout [UInt8]) -> ByteSpan? {
         guard consume(UInt8(ascii: "\"")) else { return nil }
         let start = index
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "\"") {
+        while true {
+            skipPlainStringBytes()
+            guard index < bytes.count else { return nil }
+            switch bytes[index] {
+            case UInt8(ascii: "\""):
                 let span = ByteSpan(start: start, count: index - start, inScratch: false)
                 index += 1
                 return span
-            }
-            if byte == UInt8(ascii: "\\") {
+            case UInt8(ascii: "\\"):
                 return parseEscapedString(from: start, scratch: &scratch)
-            }
-            if byte < 0x20 { return nil }
-            if byte < 0x80 {
-                index += 1
-            } else {
+            case 0..<0x20:
+                return nil
+            default:
                 guard skipUTF8Sequence() else { return nil }
             }
         }
-        return nil
+    }
+
+    /// Skips printable ASCII other than `"` and `\`, eight bytes at a time where it can.
+    ///
+    /// Each word is tested for a quote, a backslash, a control byte or a byte ≥ 0x80 with the
+    /// classic has-zero-byte trick; the lowest flagged byte is always a real one.
+    private mutating func skipPlainStringBytes() {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highBits: UInt64 = 0x8080_8080_8080_8080
+        if let base = bytes.baseAddress {
+            let raw = UnsafeRawPointer(base)
+            while index + 8 <= bytes.count {
+                let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                let quote = word ^ (ones &* 0x22)
+                let backslash = word ^ (ones &* 0x5C)
+                let special = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash)
+                    | ((word &- ones &* 0x20) & ~word) | word
+                let flagged = special & highBits
+                if flagged != 0 {
+                    index += flagged.trailingZeroBitCount / 8
+                    return
+                }
+                index += 8
+            }
+        }
+        while index < bytes.count {
+            let byte = bytes[index]
+            guard byte >= 0x20, byte < 0x80, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") else { return }
+            index += 1
+        }
     }
 
     /// The slow path of `parseString`: copies the string into `scratch`, unescaping as it goes.

@@ -131,14 +131,28 @@ public struct SymbolTable: Sendable {
             hash = (hash << 27) | (hash >> 37)
             offset += 8
         }
-        var tail: UInt64 = 0
-        var shift: UInt64 = 0
-        while offset < bytes.count {
-            tail |= UInt64(bytes[offset]) << shift
-            shift += 8
-            offset += 1
-        }
+        let tail = littleEndianWord(UnsafeBufferPointer(rebasing: bytes[offset...]))
         return mix(hash ^ mix(tail ^ 0x2545_F491_4F6C_DD1D))
+    }
+
+    /// The first up-to-eight bytes as a little-endian word, zero-padded, without reading past the end.
+    static func littleEndianWord(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        let count = bytes.count
+        guard let base = bytes.baseAddress else { return 0 }
+        let raw = UnsafeRawPointer(base)
+        switch count {
+        case 8...:
+            return raw.loadUnaligned(as: UInt64.self)
+        case 4...7:
+            // Two overlapping four-byte loads; the shared bytes OR onto themselves.
+            let low = UInt64(raw.loadUnaligned(as: UInt32.self))
+            let high = UInt64(raw.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self))
+            return low | high << (8 * UInt64(count - 4))
+        case 1...3:
+            return UInt64(base[0]) | UInt64(base[count / 2]) << (8 * UInt64(count / 2)) | UInt64(base[count - 1]) << (8 * UInt64(count - 1))
+        default:
+            return 0
+        }
     }
 
     private static func mix(_ value: UInt64) -> UInt64 {

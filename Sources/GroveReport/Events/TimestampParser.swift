@@ -68,11 +68,13 @@ public enum TimestampParser {
     private static func digits(_ text: UnsafeBufferPointer<UInt8>, _ start: Int, _ length: Int) -> Int? {
         guard start + length <= text.count else { return nil }
         var value = 0
+        var invalid: UInt8 = 0
         for index in start..<(start + length) {
-            guard let digit = digitValue(text[index]) else { return nil }
-            value = value * 10 + digit
+            let digit = text[index] &- 0x30
+            invalid |= digit > 9 ? 1 : 0
+            value = value &* 10 &+ Int(digit)
         }
-        return value
+        return invalid == 0 ? value : nil
     }
 
     private static func isLeapYear(_ year: Int) -> Bool {

@@ -79,11 +79,12 @@ public enum Pipeline {
             let finished = (state, failure)
             partials.withLock { $0.append(finished) }
         }
-        var merged = PartialState()
-        for (partial, failure) in partials.withLock({ $0 }) {
-            if let failure { throw failure }
-            merged.merge(partial)
-        }
+        // Merge into the largest partial, so the fewest symbols and records are moved.
+        var finished = partials.withLock { $0 }
+        if let failure = finished.lazy.compactMap(\.1).first { throw failure }
+        finished.sort { $0.0.symbols.count > $1.0.symbols.count }
+        var merged = finished.first?.0 ?? PartialState()
+        for (partial, _) in finished.dropFirst() { merged.merge(partial) }
         guard let scratch else { return (merged, []) }
         let order = files.indices.sorted { (ByteString(files[$0].displayName), $0) < (ByteString(files[$1].displayName), $1) }
         let spools = order.map { "\(scratch)/rejects-\($0).ndjson" }.filter { FileManager.default.fileExists(atPath: $0) }
