@@ -113,12 +113,12 @@ def sql_str(text):
 
 def v(name):
     """The field's value serialized as JSON (NULL when the key is absent)."""
-    return f"v[{IX[name]}]"
+    return f"v_{name}"
 
 
 def s(name):
     """The field's unescaped string value (NULL unless it is a JSON string)."""
-    return f"s[{IX[name]}]"
+    return f"s_{name}"
 
 
 def present(name):
@@ -151,12 +151,12 @@ def field_ok(name, kind, required):
 def type_ok(type_name):
     parts = [field_ok(*f) for f in TYPES[type_name]]
     if type_name in ALLOWLISTS:
-        allow = "[" + ", ".join(sql_str(k) for k in ALLOWLISTS[type_name]) + "]"
-        # A key outside the allowlist rejects the line unless its value is null. Keys that a JSON
-        # path cannot address (containing '"') count as non-null.
+        # A key outside the allowlist rejects the line unless its value is null (`extra_keys` is
+        # computed in the `typed` stage). Keys that a JSON path cannot address (containing '"')
+        # count as non-null. The CASE keeps the per-key look-up off the common path.
         parts.append(
-            f"len(list_filter(keys, lambda k: NOT list_contains({allow}, k) AND "
-            f"coalesce(try(json_type(line, '$.\"' || k || '\"')) <> 'NULL', true))) = 0")
+            "CASE WHEN len(extra_keys) = 0 THEN true ELSE len(list_filter(extra_keys, lambda k: "
+            "coalesce(try(json_type(line, '$.\"' || k || '\"')) <> 'NULL', true))) = 0 END")
     if type_name == "click_bind":
         parts.append("coalesce(regexp_full_match(email_norm, '[^@]+@[^@]+'), false)")
     return " AND ".join(parts)
@@ -176,60 +176,77 @@ def build_sql(files):
 
     ts_pattern = (r"[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,9})?"
                   r"([Zz]|[+-][0-9]{2}:[0-9]{2})")
+    extra_keys = "CASE " + " ".join(
+        f"WHEN {s('type')} = {sql_str(name)} THEN list_filter(keys, lambda k: NOT list_contains("
+        f"[{', '.join(sql_str(k) for k in allow)}], k))" for name, allow in ALLOWLISTS.items()) + " END"
+    field_columns = ",\n           ".join(
+        f"v[{IX[f]}] AS v_{f}, CASE WHEN starts_with(v[{IX[f]}], '\"') THEN sv[{IX[f]}] END AS s_{f}"
+        for f in FIELDS)
+    # Every stage below is a projection: a WHERE on a computed column would be pushed down by
+    # DuckDB's optimizer with the column's expression inlined, re-parsing the JSON once per
+    # reference. Only cheap predicates on the raw line filter; the verdict is the column `ok`.
     return f"""
-CREATE TEMP TABLE ev AS
+CREATE TEMP TABLE lines AS
 WITH raw AS (
     SELECT line
     FROM read_csv({file_list}, columns = {{'line': 'VARCHAR'}}, header = false, delim = chr(1),
                   quote = '', escape = '', auto_detect = false, ignore_errors = true,
                   strict_mode = false, compression = 'gzip', max_line_size = 4194304)
-    WHERE line IS NOT NULL
 ), objects AS (
     -- One JSON object per line; yyjson as DuckDB configures it also accepts NaN/Infinity and
     -- trailing commas, which RFC 8259 (and grove-report) do not.
     SELECT line
     FROM raw
-    WHERE strlen(line) <= 1048576
+    WHERE line IS NOT NULL
+      AND strlen(line) <= 1048576
       AND json_valid(line)
       AND starts_with(ltrim(line, {ws}), '{{')
-      AND NOT regexp_matches(line, '[\\[:,]\\s*-?(NaN|Infinity)\\s*[\\]}},]|,\\s*[\\]}}]')
-), fields AS (
-    SELECT line, json_keys(line) AS keys, json_extract(line, {paths}) AS v
+      AND NOT ((contains(line, 'NaN') OR contains(line, 'Infinity') OR contains(line, ',}}')
+                OR contains(line, ',]') OR contains(line, ', ') OR contains(line, ',' || chr(9))
+                OR contains(line, ',' || chr(13)) OR contains(line, ',' || chr(10)))
+               AND regexp_matches(line, '[\\[:,]\\s*-?(NaN|Infinity)\\s*[\\]}},]|,\\s*[\\]}}]'))
+), parsed AS (
+    SELECT line, json_keys(line) AS keys, json_extract(line, {paths}) AS v,
+           json_extract_string(line, {paths}) AS sv
     FROM objects
-), strings AS (
-    SELECT line, keys, v,
-           list_transform(v, lambda x: CASE WHEN starts_with(x, '"') THEN json_extract_string(x, '$') END) AS s
-    FROM fields
-    WHERE len(keys) = len(list_distinct(keys))      -- duplicate_key:<key>
+), fields AS (
+    SELECT line, keys,
+           {field_columns}
+    FROM parsed
 ), typed AS (
     SELECT *,
            {s('type')} AS t,
            {s('ts')} AS ts_text,
            try_strptime(substr({s('ts')}, 1, 10) || ' ' || substr({s('ts')}, 12, 8), '%Y-%m-%d %H:%M:%S') AS ts_base,
-           translate(trim({s('verifiedEmail')}, {ws}), {upper}, {lower}) AS email_norm
-    FROM strings
-    WHERE {s('type')} IN ({", ".join(sql_str(t) for t in TYPES)})
-), timed AS (
+           CASE WHEN upper(right({s('ts')}, 1)) = 'Z' THEN NULL ELSE right({s('ts')}, 6) END AS ts_zone,
+           translate(trim({s('verifiedEmail')}, {ws}), {upper}, {lower}) AS email_norm,
+           {extra_keys} AS extra_keys
+    FROM fields
+), judged AS (
     SELECT *,
-           CASE WHEN upper(right(ts_text, 1)) = 'Z' THEN NULL ELSE right(ts_text, 6) END AS ts_zone
+           coalesce(
+               len(keys) = len(list_distinct(keys))                        -- duplicate_key:<key>
+               AND t IN ({", ".join(sql_str(t) for t in TYPES)})           -- else ignored or bad type
+               AND regexp_full_match(ts_text, '{ts_pattern}')
+               AND ts_base IS NOT NULL
+               AND substr(ts_text, 1, 4) <> '0000'
+               AND (ts_zone IS NULL OR (TRY_CAST(substr(ts_zone, 2, 2) AS INTEGER) <= 23
+                                        AND TRY_CAST(substr(ts_zone, 5, 2) AS INTEGER) <= 59))
+               AND ({accepted_case}),
+           false) AS ok
     FROM typed
-    WHERE regexp_full_match(ts_text, '{ts_pattern}')
-      AND ts_base IS NOT NULL
-      AND substr(ts_text, 1, 4) <> '0000'
-), valid AS (
-    SELECT *
-    FROM timed
-    WHERE (ts_zone IS NULL OR (substr(ts_zone, 2, 2)::INTEGER <= 23 AND substr(ts_zone, 5, 2)::INTEGER <= 59))
-      AND ({accepted_case})
 )
 SELECT
+    ok,
     t,
+    CASE WHEN ok THEN
     (date_diff('second', TIMESTAMP '1970-01-01 00:00:00', ts_base)
        - CASE WHEN ts_zone IS NULL THEN 0
               ELSE (CASE WHEN starts_with(ts_zone, '-') THEN -1 ELSE 1 END)
                    * (substr(ts_zone, 2, 2)::INTEGER * 3600 + substr(ts_zone, 5, 2)::INTEGER * 60) END
     )::HUGEINT * 1000000000
-      + coalesce(rpad(nullif(regexp_extract(ts_text, '\\.([0-9]+)', 1), ''), 9, '0')::BIGINT, 0) AS ts_ns,
+      + coalesce(rpad(nullif(regexp_extract(ts_text, '\\.([0-9]+)', 1), ''), 9, '0')::BIGINT, 0)
+    END AS ts_ns,
     {s('installId')} AS install,
     {s('customerId')} AS customer,
     coalesce({s('consent')} = 'denied', false) AS denied,
@@ -239,7 +256,7 @@ SELECT
     coalesce({v('control')} = 'true', false) AS control,
     coalesce({s('unit')}, 'install') AS unit,
     {s('orderId')} AS order_id,
-    CASE WHEN t = 'order' THEN {v('amountMinor')}::BIGINT END AS amount,
+    CASE WHEN ok AND t = 'order' THEN TRY_CAST({v('amountMinor')} AS BIGINT) END AS amount,
     {s('clickId')} AS click_id,
     {s('openId')} AS open_id,
     {s('appKey')} AS app_key,
@@ -252,7 +269,10 @@ SELECT
     {txt('utm_term')} AS utm_term,
     {s('context')} AS context,
     CASE WHEN t = 'click_bind' THEN email_norm END AS email
-FROM valid
+FROM judged;
+
+-- the accepted events
+CREATE TEMP VIEW ev AS SELECT * EXCLUDE (ok) FROM lines WHERE ok;
 """
 
 

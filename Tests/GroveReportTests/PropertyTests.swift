@@ -115,4 +115,19 @@ struct PropertyTests {
         #expect(outputs[0] == outputs[2])
         try FileManager.default.removeItem(atPath: directory)
     }
+
+    @Test func aSingleFileInflatedAndParsedOnTwoThreadsGivesTheSameReports() throws {
+        let directory = try temporaryDirectory()
+        _ = try LogGenerator.generate(
+            GeneratorOptions(events: 30_000, files: 1, seed: 8, badLineShare: 0.02), into: directory + "/in")
+        var outputs: [[String: String]] = []
+        for jobs in [1, 2, 4] {
+            let out = directory + "/out-\(jobs)"
+            _ = try Pipeline.run(RunOptions(inputs: [directory + "/in"], outputDirectory: out, jobs: jobs, maxRejectRate: 1))
+            outputs.append(try reportContents(out))
+        }
+        #expect(outputs[0] == outputs[1])
+        #expect(outputs[0] == outputs[2])
+        try FileManager.default.removeItem(atPath: directory)
+    }
 }

@@ -18,7 +18,7 @@ public struct ByteCounts: Sendable, Equatable {
 /// truncated stream, a CRC or length mismatch, or other trailing bytes end the input with an
 /// `InputError` naming the compressed offset where zlib detected the fault. Memory stays at two
 /// fixed buffers whatever the input size.
-public struct DecompressingReader {
+public struct DecompressingReader: Sendable {
     public static let defaultChunkSize = 1 << 20
 
     let chunkSize: Int

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Reads one input file line by line into a partial state: decompress, split, classify, count,
 /// aggregate, and spool the rejects.
 ///
@@ -7,10 +9,17 @@ public struct FileProcessor {
     private let reader: DecompressingReader
     private let rejectsRaw: Bool
     private let progress: ProgressCounters?
+    /// Decompress on a thread of its own, handing chunks over through a bounded queue, so that
+    /// inflating and parsing one file use two cores.
+    private let pipelined: Bool
 
-    public init(rejectsRaw: Bool, progress: ProgressCounters? = nil, chunkSize: Int = DecompressingReader.defaultChunkSize) {
+    public init(
+        rejectsRaw: Bool, progress: ProgressCounters? = nil, pipelined: Bool = false,
+        chunkSize: Int = DecompressingReader.defaultChunkSize
+    ) {
         self.rejectsRaw = rejectsRaw
         self.progress = progress
+        self.pipelined = pipelined
         self.reader = DecompressingReader(chunkSize: chunkSize)
     }
 
@@ -20,9 +29,8 @@ public struct FileProcessor {
     ) throws(OutputError) {
         var splitter = LineSplitter()
         var spoolError: OutputError?
-        let reader = self.reader
         let progress = self.progress
-        let (counts, error) = reader.read(file) { chunk in
+        let (counts, error) = Self.read(file, with: reader, pipelined: pipelined) { chunk in
             let acceptedBefore = state.accounting.acceptedTotal
             splitter.feed(chunk) { line in
                 record(line, of: file, into: &state, rejects: rejects, error: &spoolError)
@@ -38,6 +46,26 @@ public struct FileProcessor {
         if let error { state.accounting.inputErrors.append(error) }
         progress?.finishFile()
         if let spoolError { throw spoolError }
+    }
+
+    /// Streams the decompressed chunks of `file` into `consume`, on this thread or, pipelined,
+    /// from a reading thread.
+    private static func read(
+        _ file: InputFile, with reader: DecompressingReader, pipelined: Bool,
+        into consume: (UnsafeBufferPointer<UInt8>) -> Void
+    ) -> (counts: ByteCounts, error: InputError?) {
+        guard pipelined else { return reader.read(file, into: consume) }
+        let queue = ChunkQueue()
+        Thread.detachNewThread {
+            let (counts, error) = reader.read(file) { queue.push($0) }
+            queue.finish(counts, error)
+        }
+        while true {
+            switch queue.pop() {
+            case .success(let chunk): chunk.withUnsafeBufferPointer(consume)
+            case .failure(let ended): return (ended.counts, ended.error)
+            }
+        }
     }
 
     /// Puts one line in its bucket; keeps the first spool error to throw once the file is done.

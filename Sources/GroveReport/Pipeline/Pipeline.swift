@@ -52,17 +52,19 @@ public enum Pipeline {
         return result
     }
 
-    /// Reads `files` on `jobs` threads, each file whole on one thread into that thread's partial
-    /// state, and merges the partials. Returns the merged state and the reject spools in report
+    /// Reads `files` on `jobs` threads, each file whole on one thread (two when threads outnumber
+    /// files) into that thread's partial state, and merges the partials. Returns the merged state and the reject spools in report
     /// order (file name byte-wise, then input position).
     public static func aggregate(
         _ files: [InputFile], jobs: Int, rejectsRaw: Bool, scratch: String?, progress: ProgressCounters? = nil
     ) throws(OutputError) -> (PartialState, [String]) {
         let workers = max(1, min(jobs, files.count))
+        // With fewer files than threads, each file is inflated and parsed on two threads.
+        let pipelined = jobs > files.count
         let nextFile = Atomic<Int>(0)
         let partials = Mutex<[(PartialState, OutputError?)]>([])
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
-            var processor = FileProcessor(rejectsRaw: rejectsRaw, progress: progress)
+            var processor = FileProcessor(rejectsRaw: rejectsRaw, progress: progress, pipelined: pipelined)
             var state = PartialState()
             var failure: OutputError?
             while failure == nil {

@@ -1,0 +1,53 @@
+import Foundation
+
+/// A bounded queue of decompressed chunks between a reading thread and a parsing thread.
+///
+/// The reader blocks when `capacity` chunks wait, so memory stays at a few chunks whatever the
+/// input size; `finish` hands over the reader's byte counts and fault once every chunk is queued.
+final class ChunkQueue: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var chunks: [[UInt8]] = []
+    private var outcome: (counts: ByteCounts, error: InputError?)?
+    private let capacity: Int
+
+    init(capacity: Int = 4) {
+        self.capacity = capacity
+    }
+
+    /// Queues a copy of `chunk`, waiting while the queue is full.
+    func push(_ chunk: UnsafeBufferPointer<UInt8>) {
+        let copy = Array(chunk)
+        condition.lock()
+        while chunks.count >= capacity { condition.wait() }
+        chunks.append(copy)
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Marks the end of the input.
+    func finish(_ counts: ByteCounts, _ error: InputError?) {
+        condition.lock()
+        outcome = (counts, error)
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// The next chunk, or the reader's outcome once the queue is drained.
+    func pop() -> Result<[UInt8], Ended> {
+        condition.lock()
+        defer { condition.unlock() }
+        while chunks.isEmpty && outcome == nil { condition.wait() }
+        if !chunks.isEmpty {
+            let chunk = chunks.removeFirst()
+            condition.broadcast()
+            return .success(chunk)
+        }
+        return .failure(Ended(counts: outcome!.counts, error: outcome!.error))
+    }
+
+    /// The end of the input: the reader's byte counts and fault.
+    struct Ended: Error {
+        var counts: ByteCounts
+        var error: InputError?
+    }
+}
