@@ -10,20 +10,6 @@ private func withTemporaryDirectory<T>(_ body: (String) throws -> T) throws -> T
     return try body(path)
 }
 
-/// Decompresses with the system's `gzip`, so the writer is checked against an independent reader.
-private func gunzip(_ path: String) throws -> [UInt8] {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["gzip", "-dc", path]
-    let output = Pipe()
-    process.standardOutput = output
-    try process.run()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    #expect(process.terminationStatus == 0, "gzip -dc \(path) failed")
-    return [UInt8](data)
-}
-
 private func readAll(_ paths: [String]) throws -> [[UInt8]] {
     try paths.map { try [UInt8](Data(contentsOf: URL(fileURLWithPath: $0))) }
 }

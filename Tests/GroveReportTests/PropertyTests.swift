@@ -31,7 +31,7 @@ struct PropertyTests {
     }
 
     @Test func theAccountingAlwaysSumsToTheLinesRead() {
-        var random = TestRandom(state: 7)
+        var random = SeededRandom(seed: 7)
         for _ in 0..<5 {
             let sample = Array(Self.lines.shuffled(using: &random).prefix(Int.random(in: 100...3000, using: &random)))
             let accounting = partialState(sample).accounting
@@ -45,7 +45,7 @@ struct PropertyTests {
     @Test(arguments: 1...8)
     func partitionedShuffledInputMergesToTheSameBytes(partitions: Int) {
         let expected = renderedReports(partialState(Self.lines))
-        var random = TestRandom(state: UInt64(partitions))
+        var random = SeededRandom(seed: UInt64(partitions))
         var byKey = [[String]](repeating: [], count: partitions)
         for line in Self.lines.shuffled(using: &random) {
             byKey[Int(partitionKey(line) % UInt64(partitions))].append(line)
@@ -67,7 +67,7 @@ struct PropertyTests {
     @Test func aPreviewEventAddedAnywhereChangesExposureOnlyThroughTheUnitScopeRule() throws {
         let base = partialState(Self.lines)
         let before = base.gronaResult(configuration: nil, scope: .event)
-        var random = TestRandom(state: 99)
+        var random = SeededRandom(seed: 99)
         for _ in 0..<20 {
             // A preview decision for a random campaign and a random or new install.
             let campaign = ["spring-banner", "checkout-test", "onboarding", "new-campaign"].randomElement(using: &random)!
@@ -101,33 +101,28 @@ struct PropertyTests {
     }
 
     @Test func jobsDoNotChangeTheReports() throws {
-        let directory = try temporaryDirectory()
-        let summary = try LogGenerator.generate(
-            GeneratorOptions(events: 20_000, files: 5, seed: 3, badLineShare: 0.02), into: directory + "/in")
-        #expect(summary.files.count == 5)
-        var outputs: [[String: String]] = []
-        for jobs in [1, 2, 3] {
-            let out = directory + "/out-\(jobs)"
-            _ = try Pipeline.run(RunOptions(inputs: [directory + "/in"], outputDirectory: out, jobs: jobs, maxRejectRate: 1))
-            outputs.append(try reportContents(out))
-        }
+        let outputs = try reportsByJobs(events: 20_000, files: 5, seed: 3, jobs: [1, 2, 3])
         #expect(outputs[0] == outputs[1])
         #expect(outputs[0] == outputs[2])
-        try FileManager.default.removeItem(atPath: directory)
     }
 
     @Test func aSingleFileInflatedAndParsedOnTwoThreadsGivesTheSameReports() throws {
-        let directory = try temporaryDirectory()
-        _ = try LogGenerator.generate(
-            GeneratorOptions(events: 30_000, files: 1, seed: 8, badLineShare: 0.02), into: directory + "/in")
-        var outputs: [[String: String]] = []
-        for jobs in [1, 2, 4] {
-            let out = directory + "/out-\(jobs)"
-            _ = try Pipeline.run(RunOptions(inputs: [directory + "/in"], outputDirectory: out, jobs: jobs, maxRejectRate: 1))
-            outputs.append(try reportContents(out))
-        }
+        let outputs = try reportsByJobs(events: 30_000, files: 1, seed: 8, jobs: [1, 2, 4])
         #expect(outputs[0] == outputs[1])
         #expect(outputs[0] == outputs[2])
-        try FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// The reports of one generated set, run once per `--jobs` value.
+    func reportsByJobs(events: Int, files: Int, seed: UInt64, jobs: [Int]) throws -> [[String: String]] {
+        let directory = try temporaryDirectory("jobs")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let summary = try LogGenerator.generate(
+            GeneratorOptions(events: events, files: files, seed: seed, badLineShare: 0.02), into: directory + "/in")
+        #expect(summary.files.count == files)
+        return try jobs.map { jobs in
+            let out = directory + "/out-\(jobs)"
+            _ = try Pipeline.run(RunOptions(inputs: [directory + "/in"], outputDirectory: out, jobs: jobs, maxRejectRate: 1))
+            return try reportContents(out)
+        }
     }
 }

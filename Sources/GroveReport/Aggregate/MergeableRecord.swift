@@ -6,53 +6,35 @@ protocol MergeableRecord: Sendable {
     func translated(_ translation: SymbolTranslation) -> Self
 }
 
-/// Records keyed by one symbol, stored densely: an index per symbol and the records in arrival order.
-///
-/// No hashing on the hot path: a symbol is already a dense number.
-struct SymbolKeyedRecords<Record: MergeableRecord>: Sendable {
-    private var indexBySymbol: [Int32] = []
-    private(set) var keys: [Symbol] = []
-    private(set) var records: [Record] = []
+/// Finds the position of a key among a store's records.
+protocol RecordIndex: Sendable {
+    associatedtype Key: Sendable
+    init()
+    func position(of key: Key) -> Int?
+    mutating func insert(_ key: Key, at position: Int)
+    static func translated(_ key: Key, _ translation: SymbolTranslation) -> Key
+}
 
-    var count: Int { records.count }
+/// Records keyed by one symbol: an array indexed by the symbol's number, no hashing at all.
+struct DenseSymbolIndex: RecordIndex {
+    private var positions: [Int32] = []
 
-    subscript(_ key: Symbol) -> Record? {
+    func position(of key: Symbol) -> Int? {
         let raw = Int(key.raw)
-        guard raw < indexBySymbol.count, indexBySymbol[raw] >= 0 else { return nil }
-        return records[Int(indexBySymbol[raw])]
+        guard raw < positions.count, positions[raw] >= 0 else { return nil }
+        return Int(positions[raw])
     }
 
-    /// Inserts `make()` under a new key, or lets `update` change the record already there.
-    mutating func upsert(_ key: Symbol, _ make: () -> Record, _ update: (inout Record) -> Void) {
+    mutating func insert(_ key: Symbol, at position: Int) {
         let raw = Int(key.raw)
-        if raw >= indexBySymbol.count {
-            indexBySymbol.append(contentsOf: repeatElement(-1, count: max(raw + 1 - indexBySymbol.count, indexBySymbol.count / 2)))
+        if raw >= positions.count {
+            positions.append(contentsOf: repeatElement(-1, count: max(raw + 1 - positions.count, positions.count / 2)))
         }
-        let index = Int(indexBySymbol[raw])
-        if index >= 0 {
-            update(&records[index])
-        } else {
-            indexBySymbol[raw] = Int32(records.count)
-            keys.append(key)
-            records.append(make())
-        }
+        positions[raw] = Int32(position)
     }
 
-    /// Applies `update` to the record of `key`, starting from `empty()` for a new key.
-    mutating func modify(_ key: Symbol, default empty: () -> Record, _ update: (inout Record) -> Void) {
-        upsert(key, {
-            var record = empty()
-            update(&record)
-            return record
-        }, update)
-    }
-
-    /// Merges `other`, whose symbols `translation` maps into `symbols`.
-    mutating func merge(_ other: SymbolKeyedRecords, _ translation: SymbolTranslation, symbols: SymbolTable) {
-        for (key, record) in zip(other.keys, other.records) {
-            let translated = record.translated(translation)
-            upsert(translation[key], { translated }, { $0.merge(translated, symbols: symbols) })
-        }
+    static func translated(_ key: Symbol, _ translation: SymbolTranslation) -> Symbol {
+        translation[key]
     }
 }
 
@@ -64,33 +46,50 @@ struct SymbolPair: Hashable, Sendable {
     func hash(into hasher: inout Hasher) {
         hasher.combine(UInt64(first.raw) << 32 | UInt64(second.raw))
     }
+}
 
-    func translated(_ translation: SymbolTranslation) -> SymbolPair {
-        SymbolPair(first: translation[first], second: translation[second])
+/// Records keyed by a pair of symbols, through a hash map.
+struct SymbolPairIndex: RecordIndex {
+    private var positions: [SymbolPair: Int32] = [:]
+
+    func position(of key: SymbolPair) -> Int? {
+        positions[key].map(Int.init)
+    }
+
+    mutating func insert(_ key: SymbolPair, at position: Int) {
+        positions[key] = Int32(position)
+    }
+
+    static func translated(_ key: SymbolPair, _ translation: SymbolTranslation) -> SymbolPair {
+        SymbolPair(first: translation[key.first], second: translation[key.second])
     }
 }
 
-/// Records keyed by a pair of symbols.
-struct PairKeyedRecords<Record: MergeableRecord>: Sendable {
-    private var indexByKey: [SymbolPair: Int32] = [:]
-    private(set) var keys: [SymbolPair] = []
+/// The records of one kind in a partial state, by key, in arrival order.
+struct KeyedRecords<Index: RecordIndex, Record: MergeableRecord>: Sendable {
+    private var index = Index()
+    private(set) var keys: [Index.Key] = []
     private(set) var records: [Record] = []
 
     var count: Int { records.count }
 
+    subscript(_ key: Index.Key) -> Record? {
+        index.position(of: key).map { records[$0] }
+    }
+
     /// Inserts `make()` under a new key, or lets `update` change the record already there.
-    mutating func upsert(_ key: SymbolPair, _ make: () -> Record, _ update: (inout Record) -> Void) {
-        if let index = indexByKey[key] {
-            update(&records[Int(index)])
+    mutating func upsert(_ key: Index.Key, _ make: () -> Record, _ update: (inout Record) -> Void) {
+        if let position = index.position(of: key) {
+            update(&records[position])
         } else {
-            indexByKey[key] = Int32(records.count)
+            index.insert(key, at: records.count)
             keys.append(key)
             records.append(make())
         }
     }
 
     /// Applies `update` to the record of `key`, starting from `empty()` for a new key.
-    mutating func modify(_ key: SymbolPair, default empty: () -> Record, _ update: (inout Record) -> Void) {
+    mutating func modify(_ key: Index.Key, default empty: () -> Record, _ update: (inout Record) -> Void) {
         upsert(key, {
             var record = empty()
             update(&record)
@@ -99,10 +98,16 @@ struct PairKeyedRecords<Record: MergeableRecord>: Sendable {
     }
 
     /// Merges `other`, whose symbols `translation` maps into `symbols`.
-    mutating func merge(_ other: PairKeyedRecords, _ translation: SymbolTranslation, symbols: SymbolTable) {
+    mutating func merge(_ other: KeyedRecords, _ translation: SymbolTranslation, symbols: SymbolTable) {
         for (key, record) in zip(other.keys, other.records) {
             let translated = record.translated(translation)
-            upsert(key.translated(translation), { translated }, { $0.merge(translated, symbols: symbols) })
+            upsert(Index.translated(key, translation), { translated }, { $0.merge(translated, symbols: symbols) })
         }
     }
 }
+
+/// Records keyed by one symbol (a click, an open, an order, a campaign).
+typealias SymbolKeyedRecords<Record: MergeableRecord> = KeyedRecords<DenseSymbolIndex, Record>
+
+/// Records keyed by two symbols (a campaign's install).
+typealias PairKeyedRecords<Record: MergeableRecord> = KeyedRecords<SymbolPairIndex, Record>

@@ -46,29 +46,9 @@ func generatedLines(events: Int, seed: UInt64, files: Int = 2) throws -> [String
         GeneratorOptions(events: events, files: files, seed: seed, badLineShare: 0.02), into: directory)
     var lines: [String] = []
     for file in summary.files {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/gzip")
-        process.arguments = ["-dc", file.hasPrefix("/") ? file : directory + "/" + file]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        lines += data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+        lines += try gunzip(file).split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+            .map { String(decoding: $0, as: UTF8.self) }
     }
     try FileManager.default.removeItem(atPath: directory)
     return lines
-}
-
-/// A deterministic generator for shuffles in tests.
-struct TestRandom: RandomNumberGenerator {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }

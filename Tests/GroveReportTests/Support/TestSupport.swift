@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 @testable import GroveReport
 
 /// Classifies one line given as a string.
@@ -67,21 +68,31 @@ func readFile(_ path: String) throws -> [UInt8] {
     [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
 }
 
-/// gzip-compresses bytes with the system's `gzip` (one member, no name or time stamp).
-func gzip(_ bytes: [UInt8]) throws -> [UInt8] {
-    let directory = try temporaryDirectory("gzip")
-    let path = directory + "/plain"
-    try writeFile(path, bytes)
+/// The standard output of a system command; records an issue when it fails.
+func commandOutput(_ arguments: [String]) throws -> [UInt8] {
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/gzip")
-    process.arguments = ["-c", "-n", path]
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = arguments
     let output = Pipe()
     process.standardOutput = output
     try process.run()
     let data = output.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
-    try FileManager.default.removeItem(atPath: directory)
+    #expect(process.terminationStatus == 0, "\(arguments.joined(separator: " ")) failed")
     return [UInt8](data)
+}
+
+/// gzip-compresses bytes with the system's `gzip` (one member, no name or time stamp).
+func gzip(_ bytes: [UInt8]) throws -> [UInt8] {
+    let directory = try temporaryDirectory("gzip")
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    try writeFile(directory + "/plain", bytes)
+    return try commandOutput(["gzip", "-c", "-n", directory + "/plain"])
+}
+
+/// Decompresses a file with the system's `gzip`, an independent reader.
+func gunzip(_ path: String) throws -> [UInt8] {
+    try commandOutput(["gzip", "-dc", path])
 }
 
 /// A line-oriented NDJSON text from lines.
