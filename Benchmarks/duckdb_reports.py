@@ -179,7 +179,9 @@ def build_sql(files):
     extra_keys = "CASE " + " ".join(
         f"WHEN {s('type')} = {sql_str(name)} THEN list_filter(keys, lambda k: NOT list_contains("
         f"[{', '.join(sql_str(k) for k in allow)}], k))" for name, allow in ALLOWLISTS.items()) + " END"
-    depth_check = "regexp_replace(regexp_replace(line, '\"(\\\\.|[^\"\\\\])*\"', '', 'g'), '[^\\[\\]{}]', '', 'g')"
+    # The line with every JSON string replaced by "" (for the textual checks below).
+    blank_strings = "regexp_replace(line, '\"(\\\\.|[^\"\\\\])*\"', '\"\"', 'g')"
+    depth_check = f"regexp_replace({blank_strings}, '[^\\[\\]{{}}]', '', 'g')"
     for _ in range(64):
         depth_check = f"regexp_replace({depth_check}, '\\[\\]|{{}}', '', 'g')"
     depth_check = f"({depth_check} <> '')"
@@ -205,13 +207,14 @@ WITH raw AS (
       AND strlen(line) <= 1048576
       AND json_valid(line)
       AND starts_with(ltrim(line, {ws}), '{{')
-      -- NaN/Infinity and trailing commas: yyjson (as DuckDB configures it) accepts them.
+      -- NaN/Infinity and trailing commas outside strings: yyjson (as DuckDB configures it)
+      -- accepts them.
       AND NOT CASE WHEN contains(line, 'NaN') OR contains(line, 'Infinity') OR contains(line, ',}}')
-                        OR contains(line, ',]')
-                   THEN regexp_matches(line, '[\\[:,]\\s*-?(NaN|Infinity)\\s*[\\]}},]|,\\s*[\\]}}]')
+                        OR contains(line, ',]') OR contains(line, ', ')
+                   THEN regexp_matches({blank_strings}, '[\\[:,]\\s*-?(NaN|Infinity)\\s*[\\]}},]|,\\s*[\\]}}]')
                    ELSE false END
-      -- nesting deeper than 64: only lines with more than 64 '[' or '{' can be; for those,
-      -- strings are blanked, then innermost bracket pairs are removed 64 times.
+      -- nesting deeper than 64: only lines with more than 64 '[' or '{{' can be; for those,
+      -- strings are blanked, all but brackets dropped, then innermost pairs removed 64 times.
       AND NOT CASE WHEN strlen(line) - strlen(replace(replace(line, '[', ''), '{{', '')) > 64
                    THEN {depth_check}
                    ELSE false END
