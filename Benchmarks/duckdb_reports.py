@@ -21,44 +21,52 @@ How lines are read
 Each file is read as raw lines (``read_csv`` with one VARCHAR column, no quoting, no escape, a
 delimiter byte that valid JSON never contains raw), so every line can be validated one by one
 instead of letting a JSON reader drop or repair it. Each line is then parsed with DuckDB's JSON
-functions (yyjson): ``json_valid``, ``json_keys`` (duplicate keys, allowlists) and one
-``json_extract`` of all 28 fields the specification names; field types are judged on the
-serialized value (a string starts with ``"``, a bool is ``true``/``false``, an int is digits).
+functions (yyjson): ``json_valid``, ``json_keys`` (duplicate keys, allowlists), and one
+``json_extract`` plus one ``json_extract_string`` of all 28 fields the specification names;
+field types are judged on the serialized value (a string starts with ``"``, a bool is
+``true``/``false``, an int is digits only). The accepted events go to a temporary table, and the
+two reports are two queries over it.
 
 SPEC validation rules replicated
 --------------------------------
-* invalid JSON (yyjson's strictness: bad UTF-8, lone surrogates, raw control characters, bad
-  escapes, leading zeros, comments, trailing content after the object), not an object;
-  ``NaN``/``Infinity`` and trailing commas, which yyjson as configured by DuckDB accepts, are
-  rejected by a regular expression on the raw line (see below);
-* lines over 1 MiB; blank lines; unknown ``type`` strings (ignored);
-* duplicate top-level keys (compared after unescaping, via ``json_keys``);
-* ``type`` missing / not a string; ``ts`` missing / not RFC 3339 (format, 1-9 fraction digits,
-  real proleptic-Gregorian date, seconds 00-59, hours 00-23, offsets up to +-23:59, year >= 1)
-  and instants compared at nanosecond precision, offsets applied;
-* ``link_open`` / ``click_bind`` allowlists (a disallowed key whose value is ``null`` is absent);
-* every field of every type: id (string of 1-256 bytes after unescaping), text (string of at
-  most 4096 bytes), bool (``true``/``false`` only), int (integer literal, 0..2^53-1, ``-0`` ok,
-  no fraction/exponent), the enums (consent, unit, route), required fields, ``null`` = absent;
-* ``verifiedEmail`` normalization (ASCII whitespace trim, ASCII-only lower-casing) and its
-  exactly-one-``@`` rule; ``utm_*`` empty = absent; ``context`` empty != absent.
+* invalid JSON: yyjson's strictness (bad UTF-8, lone surrogates, raw control characters, bad
+  escapes, leading zeros, comments, trailing content after the object), not an object at top
+  level; plus three things yyjson as DuckDB configures it accepts, checked on the raw line with
+  every JSON string blanked out: ``NaN``/``Infinity`` tokens, trailing commas, and nesting deeper
+  than 64 (the top-level object is depth 1);
+* lines over 1 MiB; blank lines; a BOM at the start of a file (DuckDB's reader drops it);
+  CRLF line ends; unknown ``type`` strings (ignored);
+* duplicate top-level keys, compared after unescaping (``json_keys``);
+* ``type`` missing / not a string; ``ts`` missing / not RFC 3339 (format, ``T``/``Z`` in either
+  case, 1-9 fraction digits, a real proleptic-Gregorian date, hours 00-23, seconds 00-59,
+  offsets up to +-23:59, year >= 1), instants compared at nanosecond precision, offsets applied;
+* the ``link_open`` / ``click_bind`` allowlists (a disallowed key whose value is ``null`` is absent);
+* every field of every type: id (a string of 1-256 bytes after unescaping), text (a string of at
+  most 4096 bytes), bool (``true``/``false`` only), int (an integer literal, 0..2^53-1, ``-0``
+  allowed, no fraction or exponent), the enums (consent, unit, route), required fields,
+  ``null`` = absent;
+* ``verifiedEmail`` normalization (ASCII whitespace trimmed, only ASCII A-Z lower-cased) and its
+  exactly-one-``@`` rule; empty ``utm_*`` = absent; empty ``context`` != absent.
 
 SPEC validation rules NOT replicated (or only approximately)
 ------------------------------------------------------------
-* nesting deeper than 64: yyjson has no depth limit, so a line whose only fault is a deeply
-  nested value in a key the type ignores is accepted here and rejected by grove-report (in the
-  generated data deep nesting sits in ``context``, which then fails its text type anyway);
-* ``NaN``/``Infinity`` and trailing commas are found by a regular expression on the raw line; a
-  string value that itself contains e.g. ``:NaN,`` or ``,}`` would be rejected wrongly;
-* a raw CR inside a line (valid JSON whitespace between tokens) splits the line in DuckDB's
-  line reader, which treats CR as a line end too; a trailing CR (CRLF) is handled correctly;
-* a UTF-8 BOM at the start of a file is not stripped specially (the generator writes none);
-  lines DuckDB's CSV reader cannot decode (invalid UTF-8) are dropped by it with
-  ``ignore_errors`` — grove-report rejects them too, so the counts agree;
+* a trailing comma separated from its bracket by a tab, CR or LF (``,\t}``) is not looked for
+  (``,}`` and ``, }`` are); yyjson accepts it, grove-report rejects it;
+* a raw CR *inside* a line (legal JSON whitespace between tokens) ends the line for DuckDB's
+  line reader, so such a line is split in two (and both halves rejected);
+* lines that are not valid UTF-8 are dropped by DuckDB's reader (``ignore_errors``) instead of
+  being rejected: no difference for the reports, both leave them out;
 * a disallowed key whose name contains ``"`` cannot be addressed by a JSON path to test it for
   ``null``; it is treated as present (rejecting the line);
-* accounting of rejected lines by reason is not reproduced (only accepted lines matter here);
-* attribution ``control``/lift/SRM columns and the preview audit are not computed.
+* a line of more than 4 MiB is dropped by the reader (grove-report rejects anything over 1 MiB,
+  so the result is the same);
+* input errors (corrupt or truncated gzip) abort DuckDB instead of keeping the lines before the
+  fault; the rejected lines are not accounted by reason (only accepted lines matter here);
+* not computed at all: control flags, lift, SRM, the preview audit, ``--config``,
+  ``--preview-scope event``.
+
+None of these occurs in ``grove-report generate`` output, so on generated data the counts agree
+exactly; the check in ``run.sh`` says so, or lists every difference.
 """
 
 import argparse

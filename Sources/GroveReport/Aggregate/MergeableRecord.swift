@@ -38,30 +38,39 @@ struct DenseSymbolIndex: RecordIndex {
     }
 }
 
-/// Two symbols as one key, such as (campaign, install).
-struct SymbolPair: Hashable, Sendable {
+/// A composite key of symbols that can be moved into another symbol table.
+protocol TranslatableKey: Hashable, Sendable {
+    func translated(_ translation: SymbolTranslation) -> Self
+}
+
+/// Two symbols as one key, such as (campaign, install) or (campaign, variant).
+struct SymbolPair: TranslatableKey {
     let first: Symbol
     let second: Symbol
 
     func hash(into hasher: inout Hasher) {
         hasher.combine(UInt64(first.raw) << 32 | UInt64(second.raw))
     }
+
+    func translated(_ translation: SymbolTranslation) -> SymbolPair {
+        SymbolPair(first: translation[first], second: translation[second])
+    }
 }
 
-/// Records keyed by a pair of symbols, through a hash map.
-struct SymbolPairIndex: RecordIndex {
-    private var positions: [SymbolPair: Int32] = [:]
+/// Records keyed by a composite key, through a hash map.
+struct HashedIndex<Key: TranslatableKey>: RecordIndex {
+    private var positions: [Key: Int32] = [:]
 
-    func position(of key: SymbolPair) -> Int? {
+    func position(of key: Key) -> Int? {
         positions[key].map(Int.init)
     }
 
-    mutating func insert(_ key: SymbolPair, at position: Int) {
+    mutating func insert(_ key: Key, at position: Int) {
         positions[key] = Int32(position)
     }
 
-    static func translated(_ key: SymbolPair, _ translation: SymbolTranslation) -> SymbolPair {
-        SymbolPair(first: translation[key.first], second: translation[key.second])
+    static func translated(_ key: Key, _ translation: SymbolTranslation) -> Key {
+        key.translated(translation)
     }
 }
 
@@ -97,6 +106,12 @@ struct KeyedRecords<Index: RecordIndex, Record: MergeableRecord>: Sendable {
         }, update)
     }
 
+    /// Moves every record out, leaving the store empty: a join stage consumes its input.
+    mutating func removeAll() -> (keys: [Index.Key], records: [Record]) {
+        defer { self = KeyedRecords() }
+        return (keys, records)
+    }
+
     /// Merges `other`, whose symbols `translation` maps into `symbols`.
     mutating func merge(_ other: KeyedRecords, _ translation: SymbolTranslation, symbols: SymbolTable) {
         for (key, record) in zip(other.keys, other.records) {
@@ -109,5 +124,5 @@ struct KeyedRecords<Index: RecordIndex, Record: MergeableRecord>: Sendable {
 /// Records keyed by one symbol (a click, an open, an order, a campaign).
 typealias SymbolKeyedRecords<Record: MergeableRecord> = KeyedRecords<DenseSymbolIndex, Record>
 
-/// Records keyed by two symbols (a campaign's install).
-typealias PairKeyedRecords<Record: MergeableRecord> = KeyedRecords<SymbolPairIndex, Record>
+/// Records keyed by two symbols (a campaign's install, a campaign's variant).
+typealias PairKeyedRecords<Record: MergeableRecord> = KeyedRecords<HashedIndex<SymbolPair>, Record>

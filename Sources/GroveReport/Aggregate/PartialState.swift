@@ -6,6 +6,9 @@ public struct PartialState: Sendable {
     public var accounting = Accounting()
     public var attribution = AttributionState()
     public var grona = GronaState()
+    public var joins = JoinState()
+    /// Rejected lines, held here only by the stage commands (`run` spools them to disk instead).
+    public var rejects: [RejectRecord] = []
 
     public init() {}
 
@@ -22,15 +25,21 @@ public struct PartialState: Sendable {
         accounting.merge(other.accounting)
         attribution.merge(other.attribution, translation, symbols: symbols)
         grona.merge(other.grona, translation, symbols: symbols)
+        joins.merge(other.joins, translation, symbols: symbols)
+        rejects += other.rejects
     }
 
-    /// Attribution rows and totals.
+    /// Attribution rows and totals of a merged stage-0 state: the join stages run on a copy.
     public func attributionResult() -> AttributionResult {
-        attribution.result(symbols: symbols)
+        var joined = self
+        joined.joinAll(scope: .unit)
+        return joined.attributionReport()
     }
 
-    /// Exposure rows and the preview audit.
+    /// Exposure rows and the preview audit of a merged stage-0 state: the join stages run on a copy.
     public func gronaResult(configuration: Configuration?, scope: PreviewScope) -> GronaResult {
-        grona.result(configuration: configuration, scope: scope, symbols: symbols)
+        var joined = self
+        joined.joinAll(scope: scope)
+        return joined.exposureReport(configuration: configuration)
     }
 }

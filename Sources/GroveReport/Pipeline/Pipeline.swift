@@ -41,8 +41,9 @@ public enum Pipeline {
         discovery.inputErrors = discoveryErrors
         state.accounting.merge(discovery)
 
-        let attribution = state.attributionResult()
-        let grona = state.gronaResult(configuration: options.configuration, scope: options.previewScope)
+        state.joinAll(scope: options.previewScope)
+        let attribution = state.attributionReport()
+        let grona = state.exposureReport(configuration: options.configuration)
         let wallSeconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
         let result = RunResult(accounting: state.accounting, attribution: attribution, grona: grona, wallSeconds: wallSeconds)
         if let output {

@@ -32,9 +32,6 @@ public struct AttributionCounts: Sendable, Equatable {
 
 /// Attribution joined and counted: rows by campaign (byte-wise order) and the totals of SPEC section 3.
 public struct AttributionResult: Sendable, Equatable {
-    /// The campaign of a click without `utm_campaign`.
-    public static let noCampaign = ByteString("(none)")
-
     public var campaigns: [(campaign: ByteString, counts: AttributionCounts)]
     public var totals: AttributionCounts
     /// Lines of a click after its first (its earliest line is the click).
@@ -54,61 +51,19 @@ public struct AttributionResult: Sendable, Equatable {
     }
 }
 
-extension AttributionState {
-    /// Joins opens and bindings to their clicks and counts each campaign.
-    public func result(symbols: SymbolTable) -> AttributionResult {
-        var countsByCampaign: [Symbol?: AttributionCounts] = [:]
+extension PartialState {
+    /// Attribution rows (byte-wise by campaign) and totals, from a state past every join stage.
+    public func attributionReport() -> AttributionResult {
         var result = AttributionResult(campaigns: [], totals: AttributionCounts())
-        for record in clicks.records {
-            countsByCampaign[record.earliest.utm.campaign, default: AttributionCounts()].countClick(route: record.earliest.route)
-            result.duplicateClicks += record.lines - 1
-        }
-        for record in opens.records {
-            guard let clickId = record.original.clickId else {
-                result.unresolvedOpens += 1
-                continue
-            }
-            guard let click = clicks[clickId] else {
-                result.orphanOpens += 1
-                continue
-            }
-            countsByCampaign[click.earliest.utm.campaign]!.countOpen(record)
-        }
-        for (clickId, record) in zip(bindings.keys, bindings.records) {
-            guard let click = clicks[clickId] else {
-                result.orphanBinds += 1
-                continue
-            }
-            countsByCampaign[click.earliest.utm.campaign]!.countBinding(record)
-        }
-        var named: [ByteString: AttributionCounts] = [:]
-        for (campaign, counts) in countsByCampaign {
-            named[campaign.map(symbols.string) ?? AttributionResult.noCampaign, default: AttributionCounts()].add(counts)
-        }
-        result.campaigns = named.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        result.campaigns = zip(joins.campaignAttribution.keys, joins.campaignAttribution.records)
+            .map { (symbols.string($0), $1) }
+            .sorted { $0.0 < $1.0 }
         for (_, counts) in result.campaigns { result.totals.add(counts) }
+        let extras = joins.attributionExtras
+        result.duplicateClicks = extras.duplicateClicks
+        result.orphanOpens = extras.orphanOpens
+        result.unresolvedOpens = extras.unresolvedOpens
+        result.orphanBinds = extras.orphanBinds
         return result
-    }
-}
-
-private extension AttributionCounts {
-    mutating func countClick(route: Route) {
-        clicks += 1
-        switch route {
-        case .store: storeClicks += 1
-        case .app: appClicks += 1
-        }
-    }
-
-    mutating func countOpen(_ record: OpenRecord) {
-        opens += 1
-        openRetries += record.retries
-        openConflicts += record.conflicts
-    }
-
-    mutating func countBinding(_ record: BindingRecord) {
-        attributed += 1
-        bindRetries += record.retries
-        bindConflicts += record.conflicts
     }
 }

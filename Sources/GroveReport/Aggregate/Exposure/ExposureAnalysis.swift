@@ -1,37 +1,56 @@
-/// The finishing stage of exposure analysis (SPEC sections 4 and 5), run once on the merged state:
-/// preview-install exclusion, multi-variant exclusion, units and first exposure, the order join,
-/// lift and sample-ratio mismatch, and the preview audit.
-extension GronaState {
+/// The exposure rows and the preview audit (SPEC sections 4 and 5), built from a state past every
+/// join stage: units, conversions and exclusion counts are final; this adds the rows the
+/// configuration lists, lift against the control, sample-ratio mismatch and the audit.
+extension PartialState {
     /// z for a two-sided 95% interval.
     static let criticalValue95 = 1.959963984540054
 
-    /// Runs the analysis on a merged state whose symbols belong to `symbols`.
-    public func result(configuration: Configuration?, scope: PreviewScope, symbols: SymbolTable) -> GronaResult {
-        var symbols = symbols
+    public func exposureReport(configuration: Configuration?) -> GronaResult {
+        var symbols = self.symbols
         let configured = ConfiguredCampaigns(configuration, symbols: &symbols)
-        var analysis = Analysis()
-        analysis.excludePreviewInstalls(installs, scope: scope)
-        analysis.assignUnits()
-        analysis.joinOrders(orders.records)
-        analysis.addConfiguredVariants(configured)
-        let exposure = analysis.campaigns(counters: counters, configured: configured, symbols: symbols)
-        let audit = previewAudit(analysis, configured: configured, symbols: symbols)
-        return GronaResult(exposure: exposure, audit: audit)
+        var rowsByCampaign: [Symbol: [(variant: Symbol, counts: VariantCounts)]] = [:]
+        for (key, counts) in zip(joins.variants.keys, joins.variants.records) where counts.units > 0 {
+            rowsByCampaign[key.first, default: []].append((key.second, counts))
+        }
+        for (campaign, settings) in configured.campaigns {
+            for variant in settings.variants where joins.variants[SymbolPair(first: campaign, second: variant.id)]?.units ?? 0 == 0 {
+                let counts = joins.variants[SymbolPair(first: campaign, second: variant.id)] ?? VariantCounts()
+                rowsByCampaign[campaign, default: []].append((variant.id, counts))
+            }
+        }
+        let exposure = rowsByCampaign.map { (symbols.string($0.key), $0.key, $0.value) }
+            .sorted { $0.0 < $1.0 }
+            .map { name, campaign, rows in
+                var variants = rows.map { row in ExposureRow(campaign: name, variant: symbols.string(row.variant), counts: row.counts) }
+                    .sorted { $0.variant < $1.variant }
+                Lift.fill(&variants)
+                let weights = configured.campaigns[campaign].map { settings in
+                    settings.variants.map { (symbols.string($0.id), $0.weight) }
+                }
+                let srm = SampleRatioMismatch.pValue(variants, configuredWeights: weights)
+                for index in variants.indices { variants[index].srmPValue = srm }
+                let stats = joins.campaignStats[campaign] ?? CampaignStats()
+                return ExposureCampaign(
+                    campaign: name, srmPValue: srm, missingCustomer: grona.counters[campaign]?.missingCustomer ?? 0,
+                    previewContaminated: stats.contaminated, multiVariantUnits: stats.multiVariantUnits, variants: variants)
+            }
+        return GronaResult(exposure: exposure, audit: previewAudit(configured, symbols: symbols))
     }
 
-    private func previewAudit(_ analysis: Analysis, configured: ConfiguredCampaigns, symbols: SymbolTable) -> PreviewAudit {
-        var names = Set(counters.keys)
+    private func previewAudit(_ configured: ConfiguredCampaigns, symbols: SymbolTable) -> PreviewAudit {
+        var names = Set(grona.counters.keys)
         names.formUnion(configured.campaigns.keys)
         var campaigns: [AuditCampaign] = []
         var violations = AuditViolations()
         for (name, symbol) in names.map({ (symbols.string($0), $0) }).sorted(by: { $0.0 < $1.0 }) {
-            let counts = counters[symbol] ?? CampaignCounters()
+            let counts = grona.counters[symbol] ?? CampaignCounters()
+            let stats = joins.campaignStats[symbol] ?? CampaignStats()
             var campaign = AuditCampaign(campaign: name)
             campaign.previewDecisions = counts.previewDecisions
             campaign.previewImpressions = counts.previewImpressions
             campaign.previewGrants = counts.previewGrants
-            campaign.previewInstalls = analysis.previewInstalls[symbol, default: 0]
-            campaign.previewContaminated = analysis.contaminated[symbol, default: 0]
+            campaign.previewInstalls = stats.previewInstalls
+            campaign.previewContaminated = stats.contaminated
             campaign.violations.previewGrant = counts.previewGrants
             campaign.violations.missingCustomer = counts.missingCustomer
             if configured.campaigns[symbol]?.enabled == false {
@@ -42,8 +61,8 @@ extension GronaState {
             campaigns.append(campaign)
         }
         return PreviewAudit(
-            campaigns: campaigns, previewTotals: previewTotals, consentDeniedTotals: consentDeniedTotals,
-            violations: violations, leakCheck: analysis.leaked)
+            campaigns: campaigns, previewTotals: grona.totals.preview, consentDeniedTotals: grona.totals.consentDenied,
+            violations: violations, leakCheck: grona.totals.leaked)
     }
 }
 
@@ -64,141 +83,16 @@ private struct ConfiguredCampaigns {
     }
 }
 
-/// The working state of one analysis run.
-private struct Analysis {
-    /// A unit's single variant in a campaign, and whether a used order converted it.
-    struct Exposure {
-        var row: CampaignVariant
-        var firstExposure: Instant
-        var converted = false
+private extension ExposureRow {
+    init(campaign: ByteString, variant: ByteString, counts: VariantCounts) {
+        self.init(campaign: campaign, variant: variant)
+        control = counts.control
+        units = counts.units
+        convertedUnits = counts.convertedUnits
+        orders = counts.orders
+        revenueMinor = counts.revenueMinor
+        impressions = counts.impressions
     }
-
-    var previewInstalls: [Symbol: Int] = [:]
-    var contaminated: [Symbol: Int] = [:]
-    var multiVariantUnits: [Symbol: Int] = [:]
-    var leaked = 0
-    var assignments: [CampaignUnit: [InstallRecord.UnitDecision]] = [:]
-    var rows: [CampaignVariant: VariantCounts] = [:]
-    var impressions: [CampaignVariant: Int] = [:]
-    var exposures: [UnitKey: [Exposure]] = [:]
-
-    /// Rule 2: drops (under unit scope) every clean event of a campaign's preview installs.
-    mutating func excludePreviewInstalls(_ installs: PairKeyedRecords<InstallRecord>, scope: PreviewScope) {
-        for (key, record) in zip(installs.keys, installs.records) {
-            let campaign = key.first
-            leaked += record.leaked
-            if record.isPreviewInstall {
-                previewInstalls[campaign, default: 0] += 1
-                if scope == .unit {
-                    contaminated[campaign, default: 0] += record.cleanEvents
-                    continue
-                }
-            }
-            for decision in record.decisions {
-                let unit = CampaignUnit(campaign: campaign, unit: decision.unit)
-                var decisions = assignments[unit, default: []]
-                if let index = decisions.firstIndex(where: { $0.variant == decision.variant }) {
-                    decisions[index].firstExposure = min(decisions[index].firstExposure, decision.firstExposure)
-                    decisions[index].control = decisions[index].control || decision.control
-                } else {
-                    decisions.append(decision)
-                }
-                assignments[unit] = decisions
-            }
-            for impression in record.impressions {
-                impressions[CampaignVariant(campaign: campaign, variant: impression.variant), default: 0] +=
-                    impression.lines
-            }
-        }
-    }
-
-    /// Rule 3, then units, first exposure and control per (campaign, variant).
-    mutating func assignUnits() {
-        for (key, decisions) in assignments {
-            guard decisions.count == 1, let decision = decisions.first else {
-                multiVariantUnits[key.campaign, default: 0] += 1
-                continue
-            }
-            let rowKey = CampaignVariant(campaign: key.campaign, variant: decision.variant)
-            rows[rowKey, default: VariantCounts()].units += 1
-            if decision.control { rows[rowKey]!.control = true }
-            exposures[key.unit, default: []].append(Exposure(row: rowKey, firstExposure: decision.firstExposure))
-        }
-        assignments = [:]
-    }
-
-    /// Matches each used order to the units it names (`install:` and `customer:`) at or after
-    /// their first exposure.
-    mutating func joinOrders(_ orders: some Sequence<OrderRecord>) {
-        for record in orders where record.isUsable {
-            let order = record.earliest
-            if order.isPreview || order.subject.consent == .denied { leaked += 1 }
-            var units = [UnitKey(kind: .install, id: order.subject.installId)]
-            if let customerId = order.subject.customerId { units.append(UnitKey(kind: .customer, id: customerId)) }
-            for unit in units {
-                guard var matches = exposures[unit] else { continue }
-                for index in matches.indices where order.ts >= matches[index].firstExposure {
-                    matches[index].converted = true
-                    rows[matches[index].row]!.orders += 1
-                    rows[matches[index].row]!.revenueMinor += Int128(order.amountMinor)
-                }
-                exposures[unit] = matches
-            }
-        }
-        for matches in exposures.values {
-            for exposure in matches where exposure.converted { rows[exposure.row]!.convertedUnits += 1 }
-        }
-    }
-
-    /// Every variant the configuration lists gets a row, even without units.
-    mutating func addConfiguredVariants(_ configured: ConfiguredCampaigns) {
-        for (campaign, settings) in configured.campaigns {
-            for variant in settings.variants {
-                let key = CampaignVariant(campaign: campaign, variant: variant.id)
-                if rows[key] == nil { rows[key] = VariantCounts() }
-            }
-        }
-    }
-
-    /// The campaigns with rows, each with impressions, lift and SRM filled in.
-    func campaigns(
-        counters: SymbolKeyedRecords<CampaignCounters>, configured: ConfiguredCampaigns, symbols: SymbolTable
-    ) -> [ExposureCampaign] {
-        var byCampaign: [Symbol: [ExposureRow]] = [:]
-        for (key, counts) in rows {
-            var row = ExposureRow(campaign: symbols.string(key.campaign), variant: symbols.string(key.variant))
-            row.control = counts.control
-            row.units = counts.units
-            row.convertedUnits = counts.convertedUnits
-            row.orders = counts.orders
-            row.revenueMinor = counts.revenueMinor
-            row.impressions = impressions[key, default: 0]
-            byCampaign[key.campaign, default: []].append(row)
-        }
-        let named = byCampaign.map { (symbols.string($0.key), $0.key, $0.value) }.sorted { $0.0 < $1.0 }
-        return named.map { name, symbol, rows in
-            var variants = rows.sorted { $0.variant < $1.variant }
-            Lift.fill(&variants)
-            let weights = configured.campaigns[symbol].map { settings in
-                settings.variants.map { (symbols.string($0.id), $0.weight) }
-            }
-            let srm = SampleRatioMismatch.pValue(variants, configuredWeights: weights)
-            for index in variants.indices { variants[index].srmPValue = srm }
-            return ExposureCampaign(
-                campaign: name, srmPValue: srm, missingCustomer: counters[symbol]?.missingCustomer ?? 0,
-                previewContaminated: contaminated[symbol, default: 0],
-                multiVariantUnits: multiVariantUnits[symbol, default: 0], variants: variants)
-        }
-    }
-}
-
-/// The counts of one (campaign, variant) while the analysis runs.
-private struct VariantCounts {
-    var control = false
-    var units = 0
-    var convertedUnits = 0
-    var orders = 0
-    var revenueMinor: Int128 = 0
 }
 
 /// Control-versus-variant statistics of SPEC section 4.
@@ -218,8 +112,8 @@ enum Lift {
             variants[index].relLift = controlRate == 0 ? nil : difference / controlRate
             let standardError = (rate * (1 - rate) / units + controlRate * (1 - controlRate) / controlUnits).squareRoot()
             guard standardError > 0 else { continue }
-            variants[index].ciLow = difference - GronaState.criticalValue95 * standardError
-            variants[index].ciHigh = difference + GronaState.criticalValue95 * standardError
+            variants[index].ciLow = difference - PartialState.criticalValue95 * standardError
+            variants[index].ciHigh = difference + PartialState.criticalValue95 * standardError
             variants[index].pValue = NormalDistribution.twoSidedPValue(z: difference / standardError)
         }
     }

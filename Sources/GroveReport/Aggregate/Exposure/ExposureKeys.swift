@@ -1,5 +1,5 @@
 /// The unit a decision assigns: `install:<installId>` or `customer:<customerId>`.
-public struct UnitKey: Hashable, Sendable {
+public struct UnitKey: TranslatableKey {
     public var kind: DecisionUnit
     public var id: Symbol
 
@@ -9,13 +9,11 @@ public struct UnitKey: Hashable, Sendable {
 }
 
 /// A campaign and a unit: the key multi-variant exclusion and first exposure work on.
-struct CampaignUnit: Hashable {
+struct CampaignUnit: TranslatableKey {
     var campaign: Symbol
     var unit: UnitKey
-}
 
-/// A campaign and one of its variants: the key of an `exposure.csv` row.
-struct CampaignVariant: Hashable {
-    var campaign: Symbol
-    var variant: Symbol
+    func translated(_ translation: SymbolTranslation) -> CampaignUnit {
+        CampaignUnit(campaign: translation[campaign], unit: unit.translated(translation))
+    }
 }

@@ -8,10 +8,7 @@ public struct GronaState: Sendable {
     /// Keyed by (campaign, installId).
     var installs = PairKeyedRecords<InstallRecord>()
     var orders = SymbolKeyedRecords<OrderRecord>()
-    /// Accepted preview events by Grona type (orders included), consent regardless.
-    var previewTotals = [Int](repeating: 0, count: EventType.grona.count)
-    /// Accepted consent-denied events that are not preview, by Grona type.
-    var consentDeniedTotals = [Int](repeating: 0, count: EventType.grona.count)
+    var totals = GronaTotals()
 
     public init() {}
 
@@ -59,14 +56,14 @@ public struct GronaState: Sendable {
         _ type: EventType, _ isPreview: Bool, _ subject: GronaSubject, _ key: SymbolPair?
     ) -> Bool {
         if isPreview {
-            previewTotals[type.rawValue] += 1
+            totals.preview[type.rawValue] += 1
             if let key {
                 installs.modify(key, default: InstallRecord.init) { $0.isPreviewInstall = true }
             }
             return false
         }
         if subject.consent == .denied {
-            consentDeniedTotals[type.rawValue] += 1
+            totals.consentDenied[type.rawValue] += 1
             return false
         }
         return true
@@ -85,9 +82,6 @@ public struct GronaState: Sendable {
         counters.merge(other.counters, translation, symbols: symbols)
         installs.merge(other.installs, translation, symbols: symbols)
         orders.merge(other.orders, translation, symbols: symbols)
-        for index in previewTotals.indices {
-            previewTotals[index] += other.previewTotals[index]
-            consentDeniedTotals[index] += other.consentDeniedTotals[index]
-        }
+        totals.merge(other.totals, symbols: symbols)
     }
 }

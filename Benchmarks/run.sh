@@ -1,0 +1,237 @@
+#!/usr/bin/env bash
+# The grove-report benchmark (issue 5): grove-report against the gzip decompression limit and
+# DuckDB, on a large and a small generated data set, with a check that DuckDB's counts agree.
+#
+#   Benchmarks/run.sh            full run: 10M and 1M events, 3 runs per tool (median)
+#   Benchmarks/run.sh --quick    smoke test: 200k and 50k events, 1 run
+#
+# Environment: BENCH_EVENTS_LARGE, BENCH_EVENTS_SMALL, BENCH_RUNS, GROVE_BIN, BENCH_SCRATCH_PATH,
+# BENCH_RESULTS, BENCH_KEEP_OUTPUT. See Benchmarks/README.md.
+set -euo pipefail
+
+usage() {
+    cat <<'EOF'
+usage: Benchmarks/run.sh [--quick]
+
+Builds grove-report (release), generates two data sets into Benchmarks/data/ (once), then for
+each set measures wall time and peak RSS (median of BENCH_RUNS runs) of
+  a. gzip -dc of the files, 2 in parallel (the decompression limit on 2 cores),
+  b. grove-report run FILES --max-reject-rate 1,
+  c. DuckDB computing the same attribution and exposure counts (Benchmarks/duckdb_reports.py),
+checks that DuckDB's counts agree with grove-report's reports, prints the table and writes it
+to Benchmarks/results/latest.md (--quick: Benchmarks/results/quick.md).
+
+  --quick               200k / 50k events, 1 run (env variables still win)
+  BENCH_EVENTS_LARGE    events of the large set (default 10000000, seed 10)
+  BENCH_EVENTS_SMALL    events of the small set (default 1000000, seed 1)
+  BENCH_RUNS            runs per tool and set (default 3)
+  GROVE_BIN             use this grove-report binary instead of building one
+  BENCH_SCRATCH_PATH    build with --scratch-path DIR instead of .build
+  BENCH_RESULTS         write the table here instead
+  BENCH_KEEP_OUTPUT=1   keep the reports of the last runs (the path is printed)
+EOF
+}
+
+quick=0
+for arg in "$@"; do
+    case "$arg" in
+        --quick) quick=1 ;;
+        -h | --help) usage; exit 0 ;;
+        *) echo "run.sh: unknown argument '$arg' (try --help)" >&2; exit 2 ;;
+    esac
+done
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$here/.." && pwd)
+cd "$root"
+
+log() { printf '==> %s\n' "$*"; }
+die() { printf 'run.sh: %s\n' "$*" >&2; exit 1; }
+
+if [ "$quick" = 1 ]; then
+    default_large=200000 default_small=50000 default_runs=1 mode=quick
+else
+    default_large=10000000 default_small=1000000 default_runs=3 mode=full
+fi
+events_large=${BENCH_EVENTS_LARGE:-$default_large}
+events_small=${BENCH_EVENTS_SMALL:-$default_small}
+runs=${BENCH_RUNS:-$default_runs}
+for pair in "BENCH_EVENTS_LARGE=$events_large" "BENCH_EVENTS_SMALL=$events_small" "BENCH_RUNS=$runs"; do
+    value=${pair#*=}
+    [[ "$value" =~ ^[1-9][0-9]*$ ]] || die "${pair%%=*} must be a positive integer, not '$value'"
+done
+results=${BENCH_RESULTS:-Benchmarks/results/$([ "$quick" = 1 ] && echo quick || echo latest).md}
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/grove-bench.XXXXXX")
+if [ "${BENCH_KEEP_OUTPUT:-0}" = 1 ]; then
+    trap 'echo "run.sh: outputs kept in $tmp"' EXIT
+else
+    trap 'rm -rf "$tmp"' EXIT
+fi
+
+as_root() {
+    if [ "$(id -u)" -eq 0 ]; then "$@"
+    elif command -v sudo >/dev/null; then sudo "$@"
+    else die "need root to run: $*"
+    fi
+}
+
+# --- tools -----------------------------------------------------------------------------------
+if [ ! -x /usr/bin/time ]; then
+    log "installing GNU time (apt)"
+    as_root apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq time >/dev/null
+    [ -x /usr/bin/time ] || die "/usr/bin/time is still missing after installing 'time'"
+fi
+
+venv=Benchmarks/.venv
+py=$venv/bin/python
+duckdb_wanted=$(sed -n 's/^duckdb==//p' Benchmarks/requirements.txt)
+if [ ! -x "$py" ]; then
+    command -v python3 >/dev/null || die "python3 is needed for the DuckDB comparison"
+    log "creating $venv"
+    if ! python3 -m venv "$venv" 2>"$tmp/venv.log"; then
+        log "python3 -m venv failed; installing python3-venv (apt)"
+        rm -rf "$venv"
+        as_root apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq python3-venv >/dev/null
+        python3 -m venv "$venv" || die "cannot create $venv (see python3 -m venv)"
+    fi
+fi
+if ! "$py" -c "import duckdb, sys; sys.exit(duckdb.__version__ != '$duckdb_wanted')" 2>/dev/null; then
+    log "installing duckdb==$duckdb_wanted into $venv (pip)"
+    "$py" -m pip install -q --disable-pip-version-check -r Benchmarks/requirements.txt \
+        || die "pip could not install Benchmarks/requirements.txt"
+fi
+duckdb_version=$("$py" -c 'import duckdb; print(duckdb.__version__)')
+
+if [ -n "${GROVE_BIN:-}" ]; then
+    bin=$GROVE_BIN
+    [ -x "$bin" ] || die "GROVE_BIN=$bin is not an executable file"
+    log "grove-report: $bin (GROVE_BIN)"
+else
+    build=(swift build -c release)
+    if [ -n "${BENCH_SCRATCH_PATH:-}" ]; then build+=(--scratch-path "$BENCH_SCRATCH_PATH"); fi
+    log "building grove-report (${build[*]})"
+    .ci/install-deps
+    if ! "${build[@]}" >"$tmp/build.log" 2>&1; then
+        tail -n 40 "$tmp/build.log" >&2
+        die "${build[*]} failed"
+    fi
+    bin="$("${build[@]}" --show-bin-path)/grove-report"
+    log "grove-report: $bin"
+fi
+
+# --- data ------------------------------------------------------------------------------------
+label_of() { # 10000000 -> 10M, 200000 -> 200k
+    local n=$1
+    if [ $((n % 1000000)) -eq 0 ]; then echo "$((n / 1000000))M"
+    elif [ $((n % 1000)) -eq 0 ]; then echo "$((n / 1000))k"
+    else echo "$n"; fi
+}
+
+declare -A set_dir set_label
+dataset() { # set events seed: generates Benchmarks/data/events-E-seedS-files8 unless it is there
+    local set=$1 events=$2 seed=$3
+    local dir="Benchmarks/data/events-$events-seed$seed-files8"
+    if [ ! -f "$dir/.complete" ]; then
+        rm -rf "$dir"
+        log "generating $dir (generate --events $events --files 8 --seed $seed)"
+        local started=$SECONDS
+        "$bin" generate --out "$dir" --events "$events" --files 8 --seed "$seed" >/dev/null \
+            || die "grove-report generate failed for $dir"
+        touch "$dir/.complete"
+        log "  generated in $((SECONDS - started)) s"
+    else
+        log "data: $dir (already generated)"
+    fi
+    set_dir[$set]=$dir
+    set_label[$set]="$(label_of "$events") events"
+}
+
+names=(large small)
+dataset large "$events_large" 10
+dataset small "$events_small" 1
+if [ "$events_large" = "$events_small" ]; then set_label[small]="${set_label[small]} (seed 1)"; fi
+
+# --- measurements ----------------------------------------------------------------------------
+measurements=$tmp/measurements.tsv
+sets_tsv=$tmp/sets.tsv
+checks=$tmp/checks.txt
+: >"$measurements"
+: >"$sets_tsv"
+: >"$checks"
+
+measure() { # set tool run command...
+    local set=$1 tool=$2 run=$3
+    shift 3
+    if ! /usr/bin/time -f '%e %M' -o "$tmp/time" "$@" >"$tmp/stdout.log" 2>"$tmp/stderr.log"; then
+        tail -n 20 "$tmp/stderr.log" >&2
+        die "$tool failed on ${set_label[$set]} (run $run): $*"
+    fi
+    local wall rss
+    read -r wall rss <"$tmp/time"
+    printf '%s\t%s\t%s\t%s\t%s\n' "$set" "$tool" "$run" "$wall" "$rss" >>"$measurements"
+    log "  $tool run $run/$runs: ${wall} s, $((rss / 1024)) MiB"
+}
+
+gzip_limit() { # the decompression limit on 2 cores: every file through gzip -dc, 2 at a time
+    printf '%s\n' "$@" | xargs -d '\n' -P2 -n1 gzip -dc >/dev/null
+}
+export -f gzip_limit
+
+agree=1
+for set in "${names[@]}"; do
+    dir=${set_dir[$set]}
+    files=("$dir"/*.gz)
+    [ -e "${files[0]}" ] || die "no .gz files in $dir (delete it to regenerate)"
+    out=$tmp/$set
+    mkdir -p "$out"
+    log "${set_label[$set]}: ${#files[@]} files in $dir, $runs run(s) per tool"
+    for ((run = 1; run <= runs; run++)); do
+        measure "$set" gzip "$run" bash -c 'gzip_limit "$@"' _ "${files[@]}"
+        measure "$set" grove "$run" "$bin" run "${files[@]}" --out "$out/grove" --max-reject-rate 1
+        measure "$set" duckdb "$run" "$py" Benchmarks/duckdb_reports.py --out "$out/duckdb" "${files[@]}"
+    done
+    compressed=$(stat -c %s "${files[@]}" | awk '{ s += $1 } END { print s }')
+    printf '%s\t%s\t%s\t%s\n' "$set" "${set_label[$set]}" "$out/grove/summary.json" "$compressed" >>"$sets_tsv"
+    if ! "$py" Benchmarks/compare_reports.py "$out/grove" "$out/duckdb" --label "${set_label[$set]}" >>"$checks"; then
+        agree=0
+    fi
+done
+
+# --- report ----------------------------------------------------------------------------------
+commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+if [ -n "$(git status --porcelain -- Sources Package.swift 2>/dev/null)" ]; then commit="$commit+uncommitted"; fi
+memory=$(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)
+{
+    echo "# grove-report benchmark"
+    echo
+    echo "\`Benchmarks/run.sh$([ "$quick" = 1 ] && echo " --quick")\` ($mode; BENCH_EVENTS_LARGE=$events_large," \
+        "BENCH_EVENTS_SMALL=$events_small, BENCH_RUNS=$runs) on $(date -u '+%Y-%m-%d %H:%M UTC')."
+    echo
+    echo "Machine: $(nproc) cores, $memory, $(uname -sr). grove-report $commit" \
+        "($([ -n "${GROVE_BIN:-}" ] && echo "GROVE_BIN" || echo "swift build -c release"))," \
+        "DuckDB $duckdb_version (Python $("$py" -c 'import platform; print(platform.python_version())')), $(gzip --version | head -n 1)."
+    echo "Wall time and peak RSS are medians of $runs run(s) measured with GNU time (\`%e %M\`);" \
+        "events/s and MB/s divide summary.json's \`lines\` and \`bytes_decompressed\` by the wall time."
+    echo
+    "$py" Benchmarks/bench_table.py "$measurements" "$sets_tsv"
+    echo
+    echo "## Check: DuckDB's counts against grove-report's reports"
+    echo
+    echo '```'
+    cat "$checks"
+    echo '```'
+} >"$tmp/results.md"
+
+mkdir -p "$(dirname "$results")"
+cp "$tmp/results.md" "$results"
+echo
+cat "$results"
+echo
+log "written to $results"
+if [ "${BENCH_KEEP_OUTPUT:-0}" = 1 ]; then log "reports of the last runs: $tmp/{large,small}/{grove,duckdb}"; fi
+if [ "$agree" != 1 ]; then
+    die "DuckDB and grove-report disagree (see the check above)"
+fi

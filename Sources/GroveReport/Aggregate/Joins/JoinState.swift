@@ -1,0 +1,31 @@
+/// The records of the join stages (after the per-key merge of the partial states): what each
+/// stage hands the next, keyed so that one shuffle by key brings together what a join needs.
+///
+/// | store | key | written by | read by |
+/// |---|---|---|---|
+/// | `clickJoins` | clickId | stage 1 | stage 2 |
+/// | `unitAssignments` | (campaign, unit) | stage 1 | stage 2 |
+/// | `unitConversions` | unit | stages 1 (orders) and 2 (exposures) | stage 3 |
+/// | `campaignAttribution` | campaign | stage 2 | the reports |
+/// | `variants` | (campaign, variant) | stages 1–3 | the reports |
+/// | `campaignStats` | campaign | stages 1–2 | the reports |
+/// | `attributionExtras` | — | stages 1–2 | the reports |
+public struct JoinState: Sendable {
+    var clickJoins = SymbolKeyedRecords<ClickJoin>()
+    var unitAssignments = KeyedRecords<HashedIndex<CampaignUnit>, UnitAssignment>()
+    var unitConversions = KeyedRecords<HashedIndex<UnitKey>, UnitConversion>()
+    var campaignAttribution = SymbolKeyedRecords<AttributionCounts>()
+    var variants = PairKeyedRecords<VariantCounts>()
+    var campaignStats = SymbolKeyedRecords<CampaignStats>()
+    var attributionExtras = AttributionExtras()
+
+    mutating func merge(_ other: JoinState, _ translation: SymbolTranslation, symbols: SymbolTable) {
+        clickJoins.merge(other.clickJoins, translation, symbols: symbols)
+        unitAssignments.merge(other.unitAssignments, translation, symbols: symbols)
+        unitConversions.merge(other.unitConversions, translation, symbols: symbols)
+        campaignAttribution.merge(other.campaignAttribution, translation, symbols: symbols)
+        variants.merge(other.variants, translation, symbols: symbols)
+        campaignStats.merge(other.campaignStats, translation, symbols: symbols)
+        attributionExtras.merge(other.attributionExtras, symbols: symbols)
+    }
+}

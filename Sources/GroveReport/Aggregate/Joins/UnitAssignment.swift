@@ -1,0 +1,61 @@
+/// The variants one unit was assigned in one campaign, by its remaining decisions (join stage 1,
+/// keyed by campaign and unit): rule 3 and first exposure are decided from it in stage 2.
+struct UnitAssignment: MergeableRecord {
+    struct Variant: Sendable, Equatable {
+        var variant: Symbol
+        var firstExposure: Instant
+        var control: Bool
+    }
+
+    var variants: [Variant] = []
+
+    mutating func add(_ variant: Variant) {
+        if let index = variants.firstIndex(where: { $0.variant == variant.variant }) {
+            variants[index].firstExposure = min(variants[index].firstExposure, variant.firstExposure)
+            variants[index].control = variants[index].control || variant.control
+        } else {
+            variants.append(variant)
+        }
+    }
+
+    mutating func merge(_ other: UnitAssignment, symbols: SymbolTable) {
+        for variant in other.variants { add(variant) }
+    }
+
+    func translated(_ translation: SymbolTranslation) -> UnitAssignment {
+        UnitAssignment(variants: variants.map {
+            Variant(variant: translation[$0.variant], firstExposure: $0.firstExposure, control: $0.control)
+        })
+    }
+}
+
+/// The exposures of one unit key and the used orders that name it (keyed by unit): orders arrive
+/// in join stage 1, exposures in stage 2, and stage 3 matches them.
+struct UnitConversion: MergeableRecord {
+    struct Exposure: Sendable, Equatable {
+        var campaign: Symbol
+        var variant: Symbol
+        var firstExposure: Instant
+    }
+
+    struct OrderMatch: Sendable, Equatable {
+        var ts: Instant
+        var amountMinor: Int64
+    }
+
+    var exposures: [Exposure] = []
+    var orders: [OrderMatch] = []
+
+    mutating func merge(_ other: UnitConversion, symbols: SymbolTable) {
+        exposures += other.exposures
+        orders += other.orders
+    }
+
+    func translated(_ translation: SymbolTranslation) -> UnitConversion {
+        var copy = self
+        copy.exposures = exposures.map {
+            Exposure(campaign: translation[$0.campaign], variant: translation[$0.variant], firstExposure: $0.firstExposure)
+        }
+        return copy
+    }
+}

@@ -1,0 +1,58 @@
+/// The counts of one (campaign, variant) row of `exposure.csv`, summed over join stages.
+struct VariantCounts: MergeableRecord, Equatable {
+    var control = false
+    var units = 0
+    var convertedUnits = 0
+    var orders = 0
+    /// Summed in 128 bits: 2^53 − 1 per order times many orders must not overflow.
+    var revenueMinor: Int128 = 0
+    var impressions = 0
+
+    mutating func merge(_ other: VariantCounts, symbols: SymbolTable) {
+        control = control || other.control
+        units += other.units
+        convertedUnits += other.convertedUnits
+        orders += other.orders
+        revenueMinor += other.revenueMinor
+        impressions += other.impressions
+    }
+
+    func translated(_ translation: SymbolTranslation) -> VariantCounts { self }
+}
+
+/// Per-campaign exclusion counts found by the join stages.
+struct CampaignStats: MergeableRecord, Equatable {
+    /// Distinct preview installs of the campaign.
+    var previewInstalls = 0
+    /// Clean events excluded by the unit-scope preview rule.
+    var contaminated = 0
+    var multiVariantUnits = 0
+
+    mutating func merge(_ other: CampaignStats, symbols: SymbolTable) {
+        previewInstalls += other.previewInstalls
+        contaminated += other.contaminated
+        multiVariantUnits += other.multiVariantUnits
+    }
+
+    func translated(_ translation: SymbolTranslation) -> CampaignStats { self }
+}
+
+/// Grona totals of the preview audit: preview and consent-denied events by type, and the leak check.
+struct GronaTotals: MergeableRecord, Equatable {
+    /// Accepted preview events by Grona type (orders included), consent regardless.
+    var preview = [Int](repeating: 0, count: EventType.grona.count)
+    /// Accepted consent-denied events that are not preview, by Grona type.
+    var consentDenied = [Int](repeating: 0, count: EventType.grona.count)
+    /// Preview or consent-denied events that reached the analysis, counted where it consumes them.
+    var leaked = 0
+
+    mutating func merge(_ other: GronaTotals, symbols: SymbolTable) {
+        for index in preview.indices {
+            preview[index] += other.preview[index]
+            consentDenied[index] += other.consentDenied[index]
+        }
+        leaked += other.leaked
+    }
+
+    func translated(_ translation: SymbolTranslation) -> GronaTotals { self }
+}
