@@ -127,3 +127,32 @@ struct EndToEndTests {
         #expect(result.stdout.contains("decision_on_disabled_campaign 1"))
     }
 }
+
+/// The stage filters run as separate processes, as an engine calls them.
+@Suite(.serialized)
+struct StageCommandTests {
+    @Test func stagesRunAsProcessesGiveTheReportsOfRun() throws {
+        let directory = try temporaryDirectory()
+        let input = ndjson(EndToEndTests.good + ["broken line"])
+        try writeFile(directory + "/in.ndjson", input)
+        let run = try execute(["run", directory + "/in.ndjson", "--out", directory + "/run", "--max-reject-rate", "1"])
+        #expect(run.status == 0)
+        var records = try execute(["partial", "--name", directory + "/in.ndjson"], stdin: input)
+        #expect(records.status == 0 && records.stderr.isEmpty)
+        for join in ["1", "2", "3"] {
+            records = try execute(["merge", "--join", join], stdin: Array(records.stdout.utf8))
+            #expect(records.status == 0, "\(records.stderr)")
+        }
+        let render = try execute(["render", "--out", directory + "/stages", "--max-reject-rate", "1"], stdin: Array(records.stdout.utf8))
+        #expect(render.status == 0, "\(render.stderr)")
+        #expect(try reportContents(directory + "/run") == reportContents(directory + "/stages"))
+    }
+
+    @Test func aFailingStageWritesNothingToStdoutAndExitsNonZero() throws {
+        let result = try execute(["merge", "--join", "2"], stdin: Array("[\"click\",\"c\"]\tnot json\n".utf8))
+        #expect(result.status != 0)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.split(separator: "\n").count == 1)
+        #expect(result.stderr.contains("line 1"))
+    }
+}

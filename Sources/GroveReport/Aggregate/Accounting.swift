@@ -3,9 +3,9 @@
 /// A mergeable partial: counts add up, input errors are kept sorted, so merging partials in any
 /// order gives the same totals.
 public struct Accounting: Sendable, Equatable {
-    public private(set) var accepted = [Int](repeating: 0, count: EventType.allCases.count)
-    public private(set) var ignored = [Int](repeating: 0, count: IgnoreReason.allCases.count)
-    public private(set) var rejected: [RejectReason: Int] = [:]
+    public internal(set) var accepted = [Int](repeating: 0, count: EventType.allCases.count)
+    public internal(set) var ignored = [Int](repeating: 0, count: IgnoreReason.allCases.count)
+    public internal(set) var rejected: [RejectReason: Int] = [:]
     public var inputErrors: [InputError] = []
     public var files = 0
     public var bytes = ByteCounts()

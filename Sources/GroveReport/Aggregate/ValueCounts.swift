@@ -14,7 +14,17 @@ struct ValueCounts<Value: Equatable & Sendable>: Sendable, Equatable {
         first = value
     }
 
+    /// Counts rebuilt from `entries` (at least one).
+    init(entries: [Entry]) {
+        first = entries[0].value
+        firstLines = entries[0].lines
+        others = Array(entries.dropFirst())
+    }
+
     var total: Int { others.reduce(firstLines) { $0 + $1.lines } }
+
+    /// Every distinct value with its line count.
+    var entries: [Entry] { [Entry(value: first, lines: firstLines)] + others }
 
     func lines(of value: Value) -> Int {
         if first == value { return firstLines }

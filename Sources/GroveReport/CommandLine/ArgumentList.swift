@@ -2,12 +2,14 @@
 ///
 /// Accepts `--name value` and `--name=value`; `--` ends the options; `-` is an input (stdin).
 struct ArgumentList {
+    let command: String
     private(set) var positionals: [String] = []
     private var values: [String: String] = [:]
     private var flags: Set<String> = []
 
     /// Splits `words` for `command`, whose options taking a value and flags are listed.
     init(_ words: [String], command: String, valued: Set<String>, flags knownFlags: Set<String>) throws(UsageError) {
+        self.command = command
         var index = 0
         var optionsEnded = false
         while index < words.count {
@@ -48,4 +50,16 @@ struct ArgumentList {
     func value(_ name: String) -> String? { values[name] }
 
     func has(_ flag: String) -> Bool { flags.contains(flag) }
+
+    /// The number given for `--name`, `defaultValue` when absent; a usage error outside `range`.
+    func number<Value: LosslessStringConvertible & Comparable>(
+        _ name: String, default defaultValue: Value, in range: ClosedRange<Value>
+    ) throws(UsageError) -> Value {
+        guard let text = value(name) else { return defaultValue }
+        guard let number = Value(text), range.contains(number) else {
+            throw UsageError(
+                "--\(name) must be a number from \(range.lowerBound) to \(range.upperBound), not '\(text)'", command: command)
+        }
+        return number
+    }
 }

@@ -7,8 +7,23 @@ public enum Command: Sendable {
     case run(RunOptions)
     case validate(RunOptions)
     case generate(GeneratorOptions, outputDirectory: String)
+    /// One input file on stdin → stage records on stdout.
+    case partial(name: String, index: Int, rejectsRaw: Bool)
+    /// Stage records → merged stage records, after join stage `join` when given.
+    case merge(join: Int?, scope: PreviewScope)
+    /// Final stage records → the report files.
+    case render(RenderOptions)
     /// Print this help text and exit 0.
     case help(String)
+
+    /// What `render` needs besides its records.
+    public struct RenderOptions: Sendable {
+        public var outputDirectory: String
+        public var configuration: Configuration?
+        public var maxRejectRate: Double
+        public var rejectsRaw: Bool
+        public var wallSeconds: Double
+    }
 
     /// Parses the words after the program name.
     public static func parse(_ words: [String]) throws(UsageError) -> Command {
@@ -19,15 +34,60 @@ public enum Command: Sendable {
             guard let topic = rest.first else { return .help(HelpText.tool) }
             guard let text = HelpText.forCommand(topic) else { throw UsageError("no help for '\(topic)': the commands are run, validate, generate") }
             return .help(text)
-        case "run", "validate", "generate":
+        case "run", "validate", "generate", "partial", "merge", "render":
             if rest.contains("--help") || rest.contains("-h") { return .help(HelpText.forCommand(first)!) }
             switch first {
             case "run": return .run(try analysisOptions(rest, command: "run"))
             case "validate": return .validate(try analysisOptions(rest, command: "validate"))
-            default: return try generate(rest)
+            case "generate": return try generate(rest)
+            default: return try stage(first, rest)
             }
         default:
             throw UsageError("unknown command '\(first)': use run, validate or generate")
+        }
+    }
+
+    /// The stage filters of a distributed run (see `docs/SPARK.md`).
+    private static func stage(_ command: String, _ words: [String]) throws(UsageError) -> Command {
+        let arguments = try ArgumentList(
+            words, command: command,
+            valued: ["name", "index", "join", "preview-scope", "out", "config", "max-reject-rate", "wall-seconds"],
+            flags: ["rejects-raw"])
+        guard arguments.positionals.isEmpty else {
+            throw UsageError("\(command) reads standard input and takes no inputs", command: command)
+        }
+        switch command {
+        case "partial":
+            guard let name = arguments.value("name") else {
+                throw UsageError("partial needs --name: the input's name in reports", command: command)
+            }
+            return .partial(name: name, index: try arguments.number("index", default: 0, in: 0...Int.max), rejectsRaw: arguments.has("rejects-raw"))
+        case "merge":
+            let join: Int? = arguments.value("join") == nil ? nil : try arguments.number("join", default: 1, in: 1...3)
+            return .merge(join: join, scope: try previewScope(arguments, command: command))
+        default:
+            guard let out = arguments.value("out") else { throw UsageError("render needs --out DIR", command: command) }
+            return .render(RenderOptions(
+                outputDirectory: out, configuration: try configuration(arguments, command: command),
+                maxRejectRate: try arguments.number("max-reject-rate", default: RunOptions.defaultMaxRejectRate, in: 0...1),
+                rejectsRaw: arguments.has("rejects-raw"), wallSeconds: try arguments.number("wall-seconds", default: 0, in: 0...1e12)))
+        }
+    }
+
+    private static func previewScope(_ arguments: ArgumentList, command: String) throws(UsageError) -> PreviewScope {
+        guard let scope = arguments.value("preview-scope") else { return .unit }
+        guard let parsed = PreviewScope(rawValue: scope) else {
+            throw UsageError("--preview-scope must be 'unit' or 'event', not '\(scope)'", command: command)
+        }
+        return parsed
+    }
+
+    private static func configuration(_ arguments: ArgumentList, command: String) throws(UsageError) -> Configuration? {
+        guard let path = arguments.value("config") else { return nil }
+        do throws(ConfigurationError) {
+            return try Configuration.load(path: path)
+        } catch {
+            throw UsageError(error.description, command: command)
         }
     }
 
@@ -40,31 +100,10 @@ public enum Command: Sendable {
         options.outputDirectory = arguments.value("out")
             ?? (command == "run" ? RunOptions.defaultOutputDirectory : nil)
         options.rejectsRaw = arguments.has("rejects-raw")
-        if let scope = arguments.value("preview-scope") {
-            guard let parsed = PreviewScope(rawValue: scope) else {
-                throw UsageError("--preview-scope must be 'unit' or 'event', not '\(scope)'", command: command)
-            }
-            options.previewScope = parsed
-        }
-        options.jobs = try arguments.value("jobs").map { value throws(UsageError) in
-            guard let jobs = Int(value), jobs >= 1, jobs <= 1024 else {
-                throw UsageError("--jobs must be a whole number from 1 to 1024, not '\(value)'", command: command)
-            }
-            return jobs
-        } ?? defaultJobs()
-        if let rate = arguments.value("max-reject-rate") {
-            guard let parsed = Double(rate), parsed >= 0, parsed <= 1 else {
-                throw UsageError("--max-reject-rate must be a number from 0 to 1, not '\(rate)'", command: command)
-            }
-            options.maxRejectRate = parsed
-        }
-        if let path = arguments.value("config") {
-            do throws(ConfigurationError) {
-                options.configuration = try Configuration.load(path: path)
-            } catch {
-                throw UsageError(error.description, command: command)
-            }
-        }
+        options.previewScope = try previewScope(arguments, command: command)
+        options.jobs = try arguments.number("jobs", default: defaultJobs(), in: 1...1024)
+        options.maxRejectRate = try arguments.number("max-reject-rate", default: RunOptions.defaultMaxRejectRate, in: 0...1)
+        options.configuration = try configuration(arguments, command: command)
         return options
     }
 
@@ -77,20 +116,11 @@ public enum Command: Sendable {
         guard let out = arguments.value("out") else {
             throw UsageError("generate needs --out DIR", command: "generate")
         }
-        func number<Value: LosslessStringConvertible & Comparable>(
-            _ name: String, default defaultValue: Value, in range: ClosedRange<Value>
-        ) throws(UsageError) -> Value {
-            guard let text = arguments.value(name) else { return defaultValue }
-            guard let value = Value(text), range.contains(value) else {
-                throw UsageError("--\(name) must be a number from \(range.lowerBound) to \(range.upperBound), not '\(text)'", command: "generate")
-            }
-            return value
-        }
         let options = GeneratorOptions(
-            events: try number("events", default: 100_000, in: 0...10_000_000_000),
-            files: try number("files", default: 4, in: 1...10_000),
-            seed: try number("seed", default: 1, in: 0...UInt64.max),
-            badLineShare: try number("bad-share", default: 0.002, in: 0...1))
+            events: try arguments.number("events", default: 100_000, in: 0...10_000_000_000),
+            files: try arguments.number("files", default: 4, in: 1...10_000),
+            seed: try arguments.number("seed", default: 1, in: 0...UInt64.max),
+            badLineShare: try arguments.number("bad-share", default: 0.002, in: 0...1))
         return .generate(options, outputDirectory: out)
     }
 

@@ -19,6 +19,21 @@ public enum CommandRunner {
             return analyse(options, printAudit: false)
         case .validate(let options):
             return analyse(options, printAudit: true)
+        case .partial(let name, let index, let rejectsRaw):
+            return runStage("partial") { () throws(OutputError) in try StageCommands.partial(name: name, index: index, rejectsRaw: rejectsRaw) }
+        case .merge(let join, let scope):
+            return runStage("merge") { () throws(RecordError) in try StageCommands.merge(join: join, scope: scope) }
+        case .render(let options):
+            do {
+                let result = try StageCommands.render(
+                    to: options.outputDirectory, configuration: options.configuration, rejectsRaw: options.rejectsRaw,
+                    wallSeconds: options.wallSeconds)
+                reportProblems(result, maxRejectRate: options.maxRejectRate)
+                return result.status(maxRejectRate: options.maxRejectRate, failOnViolations: false)
+            } catch {
+                printError("grove-report render: \(error)")
+                return .inputProblem
+            }
         case .generate(let options, let directory):
             do {
                 let summary = try LogGenerator.generate(options, into: directory)
@@ -42,18 +57,36 @@ public enum CommandRunner {
             return .usage
         }
         progress?.stop()
+        reportProblems(result, maxRejectRate: options.maxRejectRate)
+        if printAudit { print(PreviewAuditReport.text(result.grona.audit), terminator: "") }
+        return result.status(maxRejectRate: options.maxRejectRate, failOnViolations: printAudit)
+    }
+
+    /// Runs a stage filter: its output goes to stdout only when it succeeded, so a failed stage
+    /// never hands on partial records.
+    private static func runStage<Failure: Error>(_ name: String, _ body: () throws(Failure) -> [UInt8]) -> ExitStatus {
+        do {
+            let output = try body()
+            FileHandle.standardOutput.write(Data(output))
+            return .success
+        } catch {
+            printError("grove-report \(name): \(error)")
+            return .inputProblem
+        }
+    }
+
+    /// One stderr line per input error, rejected-line excess or leak.
+    private static func reportProblems(_ result: RunResult, maxRejectRate: Double) {
         for inputError in result.accounting.inputErrors {
             printError("grove-report: input error: \(inputError.file): \(inputError.error) at byte \(inputError.offset)")
         }
-        if result.rejectRate > options.maxRejectRate {
+        if result.rejectRate > maxRejectRate {
             let rate = DecimalFormat.shortest(result.rejectRate)
-            printError("grove-report: \(result.accounting.rejectedTotal) of \(result.accounting.lines) lines rejected (rate \(rate) > --max-reject-rate \(DecimalFormat.shortest(options.maxRejectRate))); see rejects.ndjson")
+            printError("grove-report: \(result.accounting.rejectedTotal) of \(result.accounting.lines) lines rejected (rate \(rate) > --max-reject-rate \(DecimalFormat.shortest(maxRejectRate))); see rejects.ndjson")
         }
         if result.grona.audit.leakCheck != 0 {
             printError("grove-report: leak check failed: \(result.grona.audit.leakCheck) preview or consent-denied events reached the analysis (a bug: please report it)")
         }
-        if printAudit { print(PreviewAuditReport.text(result.grona.audit), terminator: "") }
-        return result.status(maxRejectRate: options.maxRejectRate, failOnViolations: printAudit)
     }
 
     static func printError(_ message: String) {

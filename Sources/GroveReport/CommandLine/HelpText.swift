@@ -5,6 +5,9 @@ public enum HelpText {
         case "run": run
         case "validate": validate
         case "generate": generate
+        case "partial": partial
+        case "merge": merge
+        case "render": render
         default: nil
         }
     }
@@ -18,6 +21,11 @@ public enum HelpText {
           run        Read logs and write the reports (default: SampleData/ into Reports/).
           validate   Read logs and print the preview audit; exit 3 on any violation.
           generate   Write a seeded synthetic log set.
+
+        STAGE FILTERS (for a distributed engine such as Spark; see docs/SPARK.md):
+          partial    One input file on stdin → stage records on stdout.
+          merge      Stage records → merged records (after a shuffle: --join N).
+          render     Final stage records → the report files.
 
         Run 'grove-report <command> --help' for a command's options.
 
@@ -76,6 +84,33 @@ public enum HelpText {
           --seed S         Random seed (default 1).
           --files F        Number of .ndjson.gz files (default 4).
           --bad-share R    Share of bad lines, 0 to 1 (default 0.002).
+
+        """
+
+    public static let partial = """
+        USAGE: grove-report partial --name NAME [--index I] [--rejects-raw] < FILE > RECORDS
+
+        Reads one input file (gzip or plain) from standard input, validates and aggregates it as
+        `run` does, and writes its partial state as records `KEY<TAB>VALUE`. NAME is how reports
+        name the file; I its position among all inputs (orders rejects of a file named twice).
+
+        """
+
+    public static let merge = """
+        USAGE: grove-report merge [--join 1|2|3] [--preview-scope unit|event] < RECORDS > RECORDS
+
+        Merges records of equal keys (associative and commutative). With --join N it then runs join
+        stage N, which needs every record of a key in this one input: run it right after the N-th
+        shuffle by key. --preview-scope applies to --join 1 (default unit).
+
+        """
+
+    public static let render = """
+        USAGE: grove-report render --out DIR [--config FILE] [--max-reject-rate R] [--rejects-raw]
+                                   [--wall-seconds S] < RECORDS
+
+        Writes the report files of `run` from the records left after join stage 3. S is the
+        engine's wall time for summary.json. Exit codes as `run`.
 
         """
 }

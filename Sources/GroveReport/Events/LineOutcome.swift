@@ -7,6 +7,25 @@ public enum RejectReason: Error, Hashable, Sendable {
     case badField(ByteString)
     case disallowedField(ByteString)
 
+    /// The reason a `text` names; nil for text that is no reason.
+    public init?(text: ByteString) {
+        let bytes = text.bytes
+        let simple: [(String, RejectReason)] = [("line_too_long", .lineTooLong), ("invalid_json", .invalidJSON)]
+        if let match = simple.first(where: { Array($0.0.utf8) == bytes }) {
+            self = match.1
+            return
+        }
+        let prefixed: [(String, (ByteString) -> RejectReason)] = [
+            ("duplicate_key:", RejectReason.duplicateKey), ("missing_field:", RejectReason.missingField),
+            ("bad_field:", RejectReason.badField), ("disallowed_field:", RejectReason.disallowedField),
+        ]
+        for (prefix, make) in prefixed where bytes.starts(with: prefix.utf8) {
+            self = make(ByteString(Array(bytes.dropFirst(prefix.utf8.count))))
+            return
+        }
+        return nil
+    }
+
     /// The reason as written in `summary.json` and `rejects.ndjson`, e.g. `missing_field:ts`.
     public var text: ByteString {
         switch self {

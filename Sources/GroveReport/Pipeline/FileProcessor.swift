@@ -23,9 +23,10 @@ public struct FileProcessor {
         self.reader = DecompressingReader(chunkSize: chunkSize)
     }
 
-    /// Adds every line of `file` to `state`, and its rejects to `rejects`.
+    /// Adds every line of `file` to `state`, and its rejects to the `rejects` spool, or to
+    /// `state.rejects` without one.
     public mutating func process(
-        _ file: InputFile, into state: inout PartialState, rejects: RejectSpool
+        _ file: InputFile, into state: inout PartialState, rejects: RejectSpool?
     ) throws(OutputError) {
         var splitter = LineSplitter()
         var spoolError: OutputError?
@@ -70,7 +71,7 @@ public struct FileProcessor {
 
     /// Puts one line in its bucket; keeps the first spool error to throw once the file is done.
     private mutating func record(
-        _ split: SplitLine, of file: InputFile, into state: inout PartialState, rejects: RejectSpool,
+        _ split: SplitLine, of file: InputFile, into state: inout PartialState, rejects: RejectSpool?,
         error: inout OutputError?
     ) {
         let rejected: RejectRecord
@@ -92,6 +93,10 @@ public struct FileProcessor {
                     file: file.displayName, line: number, offset: offset, reason: reason,
                     raw: rejectsRaw ? RawLineRedactor.redact(bytes) : nil)
             }
+        }
+        guard let rejects else {
+            state.rejects.append(rejected)
+            return
         }
         do throws(OutputError) {
             try rejects.append(rejected.ndjsonLine(includeRaw: rejectsRaw))

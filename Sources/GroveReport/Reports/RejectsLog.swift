@@ -10,6 +10,13 @@ public struct RejectRecord: Sendable, Equatable {
     public var reason: RejectReason
     /// The redacted raw line, only with `--rejects-raw`; nil for a line too long to hold.
     public var raw: [UInt8]?
+    /// The input's position among all inputs, for report order when one file is named twice.
+    public var inputIndex = 0
+
+    /// Report order: file name byte-wise, then input position, then line.
+    static func precedes(_ lhs: RejectRecord, _ rhs: RejectRecord) -> Bool {
+        (ByteString(lhs.file), lhs.inputIndex, lhs.line) < (ByteString(rhs.file), rhs.inputIndex, rhs.line)
+    }
 
     /// The record as one NDJSON line, newline included.
     public func ndjsonLine(includeRaw: Bool) -> [UInt8] {

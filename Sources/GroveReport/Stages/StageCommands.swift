@@ -1,0 +1,64 @@
+import Foundation
+
+/// The stage filters that let a distributed engine run the pipeline: `partial` turns one input
+/// file into records, `merge` merges records of equal keys (and, right after a shuffle, runs a join
+/// stage), `render` writes the reports from the final records. The same partial states, merges and
+/// join stages as `run`, serialized.
+public enum StageCommands {
+    /// Reads one input file from standard input (named `name`, input number `index`) and returns
+    /// its records.
+    public static func partial(name: String, index: Int, rejectsRaw: Bool) throws(OutputError) -> [UInt8] {
+        var state = PartialState()
+        var processor = FileProcessor(rejectsRaw: rejectsRaw)
+        try processor.process(InputFile(displayName: name, path: nil), into: &state, rejects: nil)
+        for position in state.rejects.indices { state.rejects[position].inputIndex = index }
+        return RecordEncoder.encode(state)
+    }
+
+    /// Merges the records on standard input and runs join stage `join` when given.
+    public static func merge(join: Int?, scope: PreviewScope) throws(RecordError) -> [UInt8] {
+        var state = try readRecords()
+        switch join {
+        case 1?: state.joinStage1(scope: scope)
+        case 2?: state.joinStage2()
+        case 3?: state.joinStage3()
+        default: break
+        }
+        return RecordEncoder.encode(state)
+    }
+
+    /// Writes the reports of the final records on standard input, as `run` would have.
+    public static func render(
+        to directory: String, configuration: Configuration?, rejectsRaw: Bool, wallSeconds: Double
+    ) throws -> RunResult {
+        let state = try readRecords()
+        let output = try OutputDirectory(path: directory)
+        let result = RunResult(
+            accounting: state.accounting, attribution: state.attributionReport(),
+            grona: state.exposureReport(configuration: configuration), wallSeconds: wallSeconds)
+        try ReportWriter.write(result, to: output)
+        let rejects = state.rejects.sorted(by: RejectRecord.precedes).flatMap { $0.ndjsonLine(includeRaw: rejectsRaw) }
+        try output.write(rejects, to: "rejects.ndjson")
+        return result
+    }
+
+    /// Reads every record line on standard input into one state.
+    private static func readRecords() throws(RecordError) -> PartialState {
+        var decoder = RecordDecoder()
+        var splitter = LineSplitter(maximumLineLength: Int.max)
+        var failure: RecordError?
+        let read = { (line: SplitLine) in
+            guard failure == nil, case .line(let bytes, _, _) = line, !bytes.isEmpty else { return }
+            do throws(RecordError) {
+                try decoder.read(ArraySlice(bytes))
+            } catch {
+                failure = error
+            }
+        }
+        let (_, inputError) = DecompressingReader().read(.standardInput) { splitter.feed($0, read) }
+        splitter.finish(complete: inputError == nil, read)
+        if let inputError { throw RecordError(line: 0, problem: "cannot read standard input: \(inputError.error)") }
+        if let failure { throw failure }
+        return decoder.state
+    }
+}

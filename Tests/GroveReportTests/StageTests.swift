@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+@testable import GroveReport
+
+/// The stage filters (`partial`, `merge --join N`, `render`) give the reports of `run`, however
+/// the records are partitioned between shuffles.
+struct StageTests {
+    static let lines = PropertyTests.lines
+
+    /// Records as lines, each `KEY<TAB>VALUE`.
+    func recordLines(_ state: PartialState) -> [ArraySlice<UInt8>] {
+        RecordEncoder.encode(state).split(separator: 0x0A)
+    }
+
+    func decode(_ lines: [ArraySlice<UInt8>]) throws -> PartialState {
+        var decoder = RecordDecoder()
+        for line in lines { try decoder.read(line) }
+        return decoder.state
+    }
+
+    /// The documented partition function: FNV-1a of the KEY text.
+    func partition(_ line: ArraySlice<UInt8>, of count: Int) -> Int {
+        let key = line[..<line.firstIndex(of: 0x09)!]
+        return Int(ByteString(Array(key)).stableHash % UInt64(count))
+    }
+
+    @Test(arguments: [1, 2, 7])
+    func shuffledStagesGiveTheReportsOfRun(partitions: Int) throws {
+        var expected = partialState(Self.lines)
+        expected.joinAll(scope: .unit)
+        // Three "files", each its own partial state, as `partial` would write them.
+        var records: [ArraySlice<UInt8>] = []
+        let fileSize = Self.lines.count / 3 + 1
+        for start in stride(from: 0, to: Self.lines.count, by: fileSize) {
+            records += recordLines(partialState(Array(Self.lines[start..<min(start + fileSize, Self.lines.count)])))
+        }
+        for stage in 1...3 {
+            var shuffled = [[ArraySlice<UInt8>]](repeating: [], count: partitions)
+            for record in records { shuffled[partition(record, of: partitions)].append(record) }
+            records = []
+            for part in shuffled {
+                var state = try decode(part)
+                switch stage {
+                case 1: state.joinStage1(scope: .unit)
+                case 2: state.joinStage2()
+                default: state.joinStage3()
+                }
+                records += recordLines(state)
+            }
+        }
+        let final = try decode(records.shuffled())
+        #expect(AttributionReport.csv(final.attributionReport()) == AttributionReport.csv(expected.attributionReport()))
+        #expect(AttributionReport.json(final.attributionReport()) == AttributionReport.json(expected.attributionReport()))
+        let grona = final.exposureReport(configuration: nil)
+        let expectedGrona = expected.exposureReport(configuration: nil)
+        #expect(ExposureReport.csv(grona.exposure) == ExposureReport.csv(expectedGrona.exposure))
+        #expect(ExposureReport.json(grona.exposure) == ExposureReport.json(expectedGrona.exposure))
+        #expect(PreviewAuditReport.json(grona.audit) == PreviewAuditReport.json(expectedGrona.audit))
+        #expect(final.accounting == expected.accounting)
+    }
+
+    @Test func mergeIsCommutativeAndAssociativeOnRecords() throws {
+        let parts = [Array(Self.lines[0..<2000]), Array(Self.lines[2000..<4000]), Array(Self.lines[4000...])]
+            .map { recordLines(partialState($0)) }
+        let leftFirst = try decode(recordLines(try decode(parts[0] + parts[1])) + parts[2])
+        let rightFirst = try decode(parts[2] + recordLines(try decode(parts[1] + parts[0])))
+        #expect(renderedReports(leftFirst) == renderedReports(rightFirst))
+        #expect(leftFirst.accounting == rightFirst.accounting)
+    }
+
+    @Test func aMalformedRecordNamesItsLine() {
+        var decoder = RecordDecoder()
+        #expect(throws: RecordError.self) { try decoder.read(ArraySlice(Array("[\"acct\"]\t{\"v\":1}".utf8))) }
+        var versioned = RecordDecoder()
+        do {
+            try versioned.read(ArraySlice(Array("[\"atot\"]\t{\"v\":2,\"counts\":[0,0,0,0]}".utf8)))
+            Issue.record("a record of another format version must be refused")
+        } catch {
+            #expect(error.description.contains("format version"))
+            #expect(error.line == 1)
+        }
+    }
+}
