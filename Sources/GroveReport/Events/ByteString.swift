@@ -44,15 +44,3 @@ public struct ByteString: Hashable, Comparable, Sendable, CustomStringConvertibl
         return hash
     }
 }
-
-extension Optional where Wrapped == ByteString {
-    /// Byte-wise order in which an absent value sorts before any string, as the spec's tie rules say.
-    static func precedes(_ lhs: ByteString?, _ rhs: ByteString?) -> Bool {
-        switch (lhs, rhs) {
-        case (nil, nil): return false
-        case (nil, _): return true
-        case (_, nil): return false
-        case let (left?, right?): return left < right
-        }
-    }
-}
