@@ -210,8 +210,9 @@ memory=$(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)
     echo "\`Benchmarks/run.sh$([ "$quick" = 1 ] && echo " --quick")\` ($mode; BENCH_EVENTS_LARGE=$events_large," \
         "BENCH_EVENTS_SMALL=$events_small, BENCH_RUNS=$runs) on $(date -u '+%Y-%m-%d %H:%M UTC')."
     echo
-    echo "Machine: $(nproc) cores, $memory, $(uname -sr). grove-report $commit" \
-        "($([ -n "${GROVE_BIN:-}" ] && echo "GROVE_BIN" || echo "swift build -c release"))," \
+    if [ -n "${GROVE_BIN:-}" ]; then grove="grove-report GROVE_BIN=$GROVE_BIN (repository at $commit)"
+    else grove="grove-report $commit (${build[*]})"; fi
+    echo "Machine: $(nproc) cores, $memory, $(uname -sr). $grove," \
         "DuckDB $duckdb_version (Python $("$py" -c 'import platform; print(platform.python_version())')), $(gzip --version | head -n 1)."
     echo "Wall time and peak RSS are medians of $runs run(s) measured with GNU time (\`%e %M\`);" \
         "events/s and MB/s divide summary.json's \`lines\` and \`bytes_decompressed\` by the wall time."

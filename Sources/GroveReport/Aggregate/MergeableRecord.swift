@@ -15,22 +15,45 @@ protocol RecordIndex: Sendable {
     static func translated(_ key: Key, _ translation: SymbolTranslation) -> Key
 }
 
-/// Records keyed by one symbol: an array indexed by the symbol's number, no hashing at all.
-struct DenseSymbolIndex: RecordIndex {
-    private var positions: [Int32] = []
+/// Records keyed by one symbol: open addressing over the symbol's number, one 64-bit slot
+/// (symbol + 1, position) per entry, so memory follows this store's keys, not the whole table's.
+struct SymbolIndex: RecordIndex {
+    private var slots: [UInt64] = Array(repeating: 0, count: 16)
+    private var count = 0
+
+    private static func start(_ key: Symbol, _ mask: Int) -> Int {
+        Int(truncatingIfNeeded: (UInt64(key.raw) &* 0x9E37_79B9_7F4A_7C15) >> 32) & mask
+    }
 
     func position(of key: Symbol) -> Int? {
-        let raw = Int(key.raw)
-        guard raw < positions.count, positions[raw] >= 0 else { return nil }
-        return Int(positions[raw])
+        let mask = slots.count - 1
+        var index = Self.start(key, mask)
+        let tag = UInt64(key.raw) + 1
+        while true {
+            let slot = slots[index]
+            if slot == 0 { return nil }
+            if slot >> 32 == tag { return Int(slot & 0xFFFF_FFFF) }
+            index = (index + 1) & mask
+        }
     }
 
     mutating func insert(_ key: Symbol, at position: Int) {
-        let raw = Int(key.raw)
-        if raw >= positions.count {
-            positions.append(contentsOf: repeatElement(-1, count: max(raw + 1 - positions.count, positions.count / 2)))
-        }
-        positions[raw] = Int32(position)
+        if (count + 1) * 2 > slots.count { grow() }
+        place((UInt64(key.raw) + 1) << 32 | UInt64(position), in: &slots)
+        count += 1
+    }
+
+    private mutating func grow() {
+        var larger = [UInt64](repeating: 0, count: slots.count * 2)
+        for slot in slots where slot != 0 { place(slot, in: &larger) }
+        slots = larger
+    }
+
+    private func place(_ slot: UInt64, in table: inout [UInt64]) {
+        let mask = table.count - 1
+        var index = Self.start(Symbol(raw: UInt32(slot >> 32) - 1), mask)
+        while table[index] != 0 { index = (index + 1) & mask }
+        table[index] = slot
     }
 
     static func translated(_ key: Symbol, _ translation: SymbolTranslation) -> Symbol {
@@ -122,7 +145,7 @@ struct KeyedRecords<Index: RecordIndex, Record: MergeableRecord>: Sendable {
 }
 
 /// Records keyed by one symbol (a click, an open, an order, a campaign).
-typealias SymbolKeyedRecords<Record: MergeableRecord> = KeyedRecords<DenseSymbolIndex, Record>
+typealias SymbolKeyedRecords<Record: MergeableRecord> = KeyedRecords<SymbolIndex, Record>
 
 /// Records keyed by two symbols (a campaign's install, a campaign's variant).
 typealias PairKeyedRecords<Record: MergeableRecord> = KeyedRecords<HashedIndex<SymbolPair>, Record>

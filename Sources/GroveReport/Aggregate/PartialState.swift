@@ -20,12 +20,18 @@ public struct PartialState: Sendable {
         }
     }
 
-    public mutating func merge(_ other: PartialState) {
+    /// Merges `other` in, releasing each of its parts as soon as it is merged, so that merging two
+    /// large partials needs little more memory than the merged result.
+    public mutating func merge(_ other: consuming PartialState) {
         let translation = other.symbols.translation(into: &symbols)
+        other.symbols = SymbolTable()
         accounting.merge(other.accounting)
         attribution.merge(other.attribution, translation, symbols: symbols)
+        other.attribution = AttributionState()
         grona.merge(other.grona, translation, symbols: symbols)
+        other.grona = GronaState()
         joins.merge(other.joins, translation, symbols: symbols)
+        other.joins = JoinState()
         rejects += other.rejects
     }
 

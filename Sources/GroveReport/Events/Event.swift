@@ -63,26 +63,43 @@ public struct Grant: Sendable, Hashable {
 }
 
 /// The five `utm_*` parameters of a link, an empty string already turned into absent.
+///
+/// Stored as symbol numbers plus one (0 = absent): four bytes a parameter instead of an
+/// optional's eight, which matters in records kept per click and per open.
 public struct UTMParameters: Sendable, Hashable {
-    public var campaign: Symbol?
-    public var source: Symbol?
-    public var medium: Symbol?
-    public var content: Symbol?
-    public var term: Symbol?
+    private var stored: (UInt32, UInt32, UInt32, UInt32, UInt32) = (0, 0, 0, 0, 0)
 
     public init(
         campaign: Symbol? = nil, source: Symbol? = nil, medium: Symbol? = nil,
         content: Symbol? = nil, term: Symbol? = nil
     ) {
-        self.campaign = campaign
-        self.source = source
-        self.medium = medium
-        self.content = content
-        self.term = term
+        stored = (Self.pack(campaign), Self.pack(source), Self.pack(medium), Self.pack(content), Self.pack(term))
     }
+
+    private static func pack(_ symbol: Symbol?) -> UInt32 { symbol.map { $0.raw + 1 } ?? 0 }
+
+    private static func unpack(_ value: UInt32) -> Symbol? { value == 0 ? nil : Symbol(raw: value - 1) }
+
+    public var campaign: Symbol? { Self.unpack(stored.0) }
+    public var source: Symbol? { Self.unpack(stored.1) }
+    public var medium: Symbol? { Self.unpack(stored.2) }
+    public var content: Symbol? { Self.unpack(stored.3) }
+    public var term: Symbol? { Self.unpack(stored.4) }
 
     /// The five parameters in tie-break order.
     var all: [Symbol?] { [campaign, source, medium, content, term] }
+
+    public static func == (lhs: UTMParameters, rhs: UTMParameters) -> Bool {
+        lhs.stored == rhs.stored
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(stored.0)
+        hasher.combine(stored.1)
+        hasher.combine(stored.2)
+        hasher.combine(stored.3)
+        hasher.combine(stored.4)
+    }
 }
 
 /// A FunnelsGrove `link_click` recorded by the resolver.

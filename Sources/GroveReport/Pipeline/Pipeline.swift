@@ -82,12 +82,15 @@ public enum Pipeline {
             let finished = (state, failure)
             partials.withLock { $0.append(finished) }
         }
-        // Merge into the largest partial, so the fewest symbols and records are moved.
+        // Merge into the largest partial, so the fewest symbols and records are moved, releasing
+        // each partial as it is merged.
         var finished = partials.withLock { $0 }
+        partials.withLock { $0 = [] }
         if let failure = finished.lazy.compactMap(\.1).first { throw failure }
-        finished.sort { $0.0.symbols.count > $1.0.symbols.count }
-        var merged = finished.first?.0 ?? PartialState()
-        for (partial, _) in finished.dropFirst() { merged.merge(partial) }
+        var states = finished.map(\.0).sorted { $0.symbols.count < $1.symbols.count }
+        finished = []
+        var merged = states.popLast() ?? PartialState()
+        while let next = states.popLast() { merged.merge(consume next) }
         guard let scratch else { return (merged, []) }
         let order = files.indices.sorted { (ByteString(files[$0].displayName), $0) < (ByteString(files[$1].displayName), $1) }
         let spools = order.map { "\(scratch)/rejects-\($0).ndjson" }.filter { FileManager.default.fileExists(atPath: $0) }
