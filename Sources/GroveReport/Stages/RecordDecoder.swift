@@ -33,8 +33,11 @@ struct RecordDecoder {
 
     private mutating func symbol(_ text: String) -> Symbol { state.symbols.intern(Array(text.utf8)) }
 
+    /// The table as it is now, for merges' tie-breaks. Take it only after the last `symbol(_:)` of
+    /// a record: a copy alive while interning would make the table copy itself.
+    private var symbols: SymbolTable { state.symbols }
+
     private mutating func decode(kind: String, key: [String], _ fields: inout Fields) throws(RecordError) {
-        let symbols = state.symbols
         switch (kind, key.count) {
         case ("acct", 0):
             var accounting = Accounting()
@@ -70,8 +73,7 @@ struct RecordDecoder {
                 slug: symbol(try fields.string("slug")), route: try fields.route("route"), utm: utm)
             var record = ClickRecord(click)
             record.lines = try fields.integer("lines")
-            let merged = state.symbols
-            state.attribution.clicks.upsert(click.clickId, { record }, { $0.merge(record, symbols: merged) })
+            state.attribution.clicks.upsert(click.clickId, { record }, { [symbols] in $0.merge(record, symbols: symbols) })
         case ("open", 1):
             let payload = try fields.payload(try fields.array("payload"), &state.symbols)
             let original = LinkOpen(
@@ -87,8 +89,7 @@ struct RecordDecoder {
             guard !entries.isEmpty else { throw failure("an open needs a payload") }
             var record = OpenRecord(original)
             record.payloads = ValueCounts(entries: entries)
-            let merged = state.symbols
-            state.attribution.opens.upsert(original.openId, { record }, { $0.merge(record, symbols: merged) })
+            state.attribution.opens.upsert(original.openId, { record }, { [symbols] in $0.merge(record, symbols: symbols) })
         case ("bind", 1):
             let winner = ClickBind(ts: try fields.instant("ts"), clickId: symbol(key[0]), normalizedEmail: symbol(try fields.string("email")))
             var entries: [ValueCounts<Symbol>.Entry] = []
@@ -101,8 +102,7 @@ struct RecordDecoder {
             guard !entries.isEmpty else { throw failure("a binding needs an email") }
             var record = BindingRecord(winner)
             record.emails = ValueCounts(entries: entries)
-            let merged = state.symbols
-            state.attribution.bindings.upsert(winner.clickId, { record }, { $0.merge(record, symbols: merged) })
+            state.attribution.bindings.upsert(winner.clickId, { record }, { [symbols] in $0.merge(record, symbols: symbols) })
         case ("camp", 1):
             var counters = CampaignCounters()
             counters.previewDecisions = try fields.integer("previewDecisions")
@@ -110,7 +110,7 @@ struct RecordDecoder {
             counters.previewGrants = try fields.integer("previewGrants")
             counters.decisions = try fields.integer("decisions")
             counters.missingCustomer = try fields.integer("missingCustomer")
-            state.grona.counters.upsert(symbol(key[0]), { counters }, { $0.merge(counters, symbols: symbols) })
+            state.grona.counters.upsert(symbol(key[0]), { counters }, { [symbols] in $0.merge(counters, symbols: symbols) })
         case ("inst", 2):
             var install = InstallRecord()
             install.isPreviewInstall = try fields.bool("preview")
@@ -128,7 +128,7 @@ struct RecordDecoder {
             install.grants = try fields.integer("grants")
             install.leaked = try fields.integer("leaked")
             let pair = SymbolPair(first: symbol(key[0]), second: symbol(key[1]))
-            state.grona.installs.upsert(pair, { install }, { $0.merge(install, symbols: symbols) })
+            state.grona.installs.upsert(pair, { install }, { [symbols] in $0.merge(install, symbols: symbols) })
         case ("order", 1):
             let subject = GronaSubject(
                 installId: symbol(try fields.string("installId")),
@@ -138,8 +138,7 @@ struct RecordDecoder {
                 ts: try fields.instant("ts"), subject: subject, orderId: symbol(key[0]),
                 amountMinor: Int64(try fields.integer("amount")), isPreview: try fields.bool("preview"))
             let record = OrderRecord(earliest: order)
-            let merged = state.symbols
-            state.grona.orders.upsert(order.orderId, { record }, { $0.merge(record, symbols: merged) })
+            state.grona.orders.upsert(order.orderId, { record }, { [symbols] in $0.merge(record, symbols: symbols) })
         case ("gtot", 0):
             var totals = GronaTotals()
             totals.preview = try fields.integers("preview", count: EventType.grona.count)
@@ -152,7 +151,6 @@ struct RecordDecoder {
     }
 
     private mutating func decodeJoin(kind: String, key: [String], _ fields: inout Fields) throws(RecordError) {
-        let symbols = state.symbols
         switch (kind, key.count) {
         case ("J", 1):
             var join = ClickJoin()
@@ -163,7 +161,7 @@ struct RecordDecoder {
             let counts = try fields.integers("counts", count: 6)
             (join.opens, join.openRetries, join.openConflicts) = (counts[0], counts[1], counts[2])
             (join.bindings, join.bindRetries, join.bindConflicts) = (counts[3], counts[4], counts[5])
-            state.joins.clickJoins.upsert(symbol(key[0]), { join }, { $0.merge(join, symbols: symbols) })
+            state.joins.clickJoins.upsert(symbol(key[0]), { join }, { [symbols] in $0.merge(join, symbols: symbols) })
         case ("U", 3):
             var assignment = UnitAssignment()
             for entry in try fields.array("variants") {
@@ -173,7 +171,7 @@ struct RecordDecoder {
                     control: try fields.bool(parts[2])))
             }
             let unitKey = CampaignUnit(campaign: symbol(key[0]), unit: try fields.unit(.string(key[1]), .string(key[2]), &state.symbols))
-            state.joins.unitAssignments.upsert(unitKey, { assignment }, { $0.merge(assignment, symbols: symbols) })
+            state.joins.unitAssignments.upsert(unitKey, { assignment }, { [symbols] in $0.merge(assignment, symbols: symbols) })
         case ("X", 2):
             var conversion = UnitConversion()
             for entry in try fields.array("exposures") {
@@ -187,14 +185,14 @@ struct RecordDecoder {
                 conversion.orders.append(.init(ts: try fields.instant(parts[0]), amountMinor: Int64(try fields.integer(parts[1]))))
             }
             let unit = try fields.unit(.string(key[0]), .string(key[1]), &state.symbols)
-            state.joins.unitConversions.upsert(unit, { conversion }, { $0.merge(conversion, symbols: symbols) })
+            state.joins.unitConversions.upsert(unit, { conversion }, { [symbols] in $0.merge(conversion, symbols: symbols) })
         case ("attr", 1):
             let values = try fields.integers("counts", count: 9)
             var counts = AttributionCounts()
             (counts.clicks, counts.storeClicks, counts.appClicks, counts.opens) = (values[0], values[1], values[2], values[3])
             (counts.openRetries, counts.openConflicts, counts.attributed) = (values[4], values[5], values[6])
             (counts.bindRetries, counts.bindConflicts) = (values[7], values[8])
-            state.joins.campaignAttribution.upsert(symbol(key[0]), { counts }, { $0.merge(counts, symbols: symbols) })
+            state.joins.campaignAttribution.upsert(symbol(key[0]), { counts }, { [symbols] in $0.merge(counts, symbols: symbols) })
         case ("cv", 2):
             let values = try fields.integers("counts", count: 4)
             var counts = VariantCounts()
@@ -203,11 +201,11 @@ struct RecordDecoder {
             guard let revenue = Int128(try fields.string("revenue")) else { throw failure("bad revenue") }
             counts.revenueMinor = revenue
             let pair = SymbolPair(first: symbol(key[0]), second: symbol(key[1]))
-            state.joins.variants.upsert(pair, { counts }, { $0.merge(counts, symbols: symbols) })
+            state.joins.variants.upsert(pair, { counts }, { [symbols] in $0.merge(counts, symbols: symbols) })
         case ("cstat", 1):
             let values = try fields.integers("counts", count: 3)
             let stats = CampaignStats(previewInstalls: values[0], contaminated: values[1], multiVariantUnits: values[2])
-            state.joins.campaignStats.upsert(symbol(key[0]), { stats }, { $0.merge(stats, symbols: symbols) })
+            state.joins.campaignStats.upsert(symbol(key[0]), { stats }, { [symbols] in $0.merge(stats, symbols: symbols) })
         case ("atot", 0):
             let values = try fields.integers("counts", count: 4)
             let extras = AttributionExtras(

@@ -62,7 +62,8 @@ struct RecordEncoder {
         emit([.text("acct")], [
             JSONOutput.Member("accepted", .array(accounting.accepted.map(JSONOutput.integer))),
             JSONOutput.Member("ignored", .array(accounting.ignored.map(JSONOutput.integer))),
-            JSONOutput.Member("rejected", .object(accounting.rejected.map { JSONOutput.Member(key: $0.key.text, .integer($0.value)) })),
+            JSONOutput.Member("rejected", .object(accounting.rejected.map { JSONOutput.Member(key: $0.key.text, .integer($0.value)) }
+                .sorted { $0.key < $1.key })),
             JSONOutput.Member("files", .integer(accounting.files)),
             JSONOutput.Member("bytes_read", .integer(accounting.bytes.read)),
             JSONOutput.Member("bytes_decompressed", .integer(accounting.bytes.decompressed)),
