@@ -55,3 +55,13 @@ struct FieldNameTests {
         }
     }
 }
+
+struct SymbolLookupTests {
+    @Test func lookupFindsInternedStringsWithoutAddingOthers() {
+        var table = SymbolTable()
+        let known = table.intern(ByteString("known"))
+        #expect(table.lookup(ByteString("known")) == known)
+        #expect(table.lookup(ByteString("unknown")) == nil)
+        #expect(table.count == 1)
+    }
+}

@@ -38,15 +38,8 @@ public struct SymbolTable: Sendable {
     /// The symbol for `bytes`, adding them when new.
     public mutating func intern(_ bytes: UnsafeBufferPointer<UInt8>) -> Symbol {
         let hash = SymbolTable.hash(bytes, seed: seed)
-        let mask = slots.count - 1
-        var index = Int(truncatingIfNeeded: hash) & mask
-        while true {
-            let slot = slots[index]
-            if slot == 0 { break }
-            let candidate = Int(slot - 1)
-            if hashes[candidate] == hash, equals(candidate, bytes) { return Symbol(raw: slot - 1) }
-            index = (index + 1) & mask
-        }
+        let (index, found) = probe(bytes, hash: hash)
+        if let found { return found }
         let symbol = UInt32(hashes.count)
         arena.append(contentsOf: bytes)
         starts.append(arena.count)
@@ -54,6 +47,23 @@ public struct SymbolTable: Sendable {
         slots[index] = symbol + 1
         if hashes.count * 2 > slots.count { grow() }
         return Symbol(raw: symbol)
+    }
+
+    /// The slot holding `bytes`' symbol, or the empty slot where it belongs.
+    private func probe(_ bytes: UnsafeBufferPointer<UInt8>, hash: UInt64) -> (index: Int, symbol: Symbol?) {
+        let mask = slots.count - 1
+        var index = Int(truncatingIfNeeded: hash) & mask
+        while slots[index] != 0 {
+            let candidate = Int(slots[index] - 1)
+            if hashes[candidate] == hash, equals(candidate, bytes) { return (index, Symbol(raw: UInt32(candidate))) }
+            index = (index + 1) & mask
+        }
+        return (index, nil)
+    }
+
+    /// The symbol of `string` when it was interned, without adding it.
+    public func lookup(_ string: ByteString) -> Symbol? {
+        string.bytes.withUnsafeBufferPointer { probe($0, hash: SymbolTable.hash($0, seed: seed)).symbol }
     }
 
     public mutating func intern(_ bytes: [UInt8]) -> Symbol {

@@ -6,54 +6,62 @@ extension PartialState {
     static let criticalValue95 = 1.959963984540054
 
     public func exposureReport(configuration: Configuration?) -> GronaResult {
-        var symbols = self.symbols
-        let configured = ConfiguredCampaigns(configuration, symbols: &symbols)
-        var rowsByCampaign: [Symbol: [(variant: Symbol, counts: VariantCounts)]] = [:]
+        // Campaigns and variants are few: from here on they go by name, and the configuration's
+        // names need no symbols.
+        let counters = byName(grona.counters)
+        let stats = byName(joins.campaignStats)
+        var rowsByCampaign: [ByteString: [ByteString: VariantCounts]] = [:]
         for (key, counts) in zip(joins.variants.keys, joins.variants.records) where counts.units > 0 {
-            rowsByCampaign[key.first, default: []].append((key.second, counts))
+            rowsByCampaign[symbols.string(key.first), default: [:]][symbols.string(key.second)] = counts
         }
-        for (campaign, settings) in configured.campaigns {
-            for variant in settings.variants where joins.variants[SymbolPair(first: campaign, second: variant.id)]?.units ?? 0 == 0 {
-                let counts = joins.variants[SymbolPair(first: campaign, second: variant.id)] ?? VariantCounts()
-                rowsByCampaign[campaign, default: []].append((variant.id, counts))
-            }
-        }
-        let exposure = rowsByCampaign.map { (symbols.string($0.key), $0.key, $0.value) }
-            .sorted { $0.0 < $1.0 }
-            .map { name, campaign, rows in
-                var variants = rows.map { row in ExposureRow(campaign: name, variant: symbols.string(row.variant), counts: row.counts) }
-                    .sorted { $0.variant < $1.variant }
-                Lift.fill(&variants)
-                let weights = configured.campaigns[campaign].map { settings in
-                    settings.variants.map { (symbols.string($0.id), $0.weight) }
+        for campaign in configuration?.campaigns.values ?? [:].values {
+            for variant in campaign.variants where rowsByCampaign[campaign.id]?[variant.id] == nil {
+                let key = symbols.lookup(campaign.id).flatMap { first in
+                    symbols.lookup(variant.id).map { SymbolPair(first: first, second: $0) }
                 }
-                let srm = SampleRatioMismatch.pValue(variants, configuredWeights: weights)
-                for index in variants.indices { variants[index].srmPValue = srm }
-                let stats = joins.campaignStats[campaign] ?? CampaignStats()
-                return ExposureCampaign(
-                    campaign: name, srmPValue: srm, missingCustomer: grona.counters[campaign]?.missingCustomer ?? 0,
-                    previewContaminated: stats.contaminated, multiVariantUnits: stats.multiVariantUnits, variants: variants)
+                rowsByCampaign[campaign.id, default: [:]][variant.id] = key.flatMap { joins.variants[$0] } ?? VariantCounts()
             }
-        return GronaResult(exposure: exposure, audit: previewAudit(configured, symbols: symbols))
+        }
+        let exposure = rowsByCampaign.sorted { $0.key < $1.key }.map { name, rows in
+            var variants = rows.map { ExposureRow(campaign: name, variant: $0.key, counts: $0.value) }
+                .sorted { $0.variant < $1.variant }
+            Lift.fill(&variants)
+            let weights = configuration?.campaigns[name].map { campaign in campaign.variants.map { ($0.id, $0.weight) } }
+            let srm = SampleRatioMismatch.pValue(variants, configuredWeights: weights)
+            for index in variants.indices { variants[index].srmPValue = srm }
+            let campaignStats = stats[name] ?? CampaignStats()
+            return ExposureCampaign(
+                campaign: name, srmPValue: srm, missingCustomer: counters[name]?.missingCustomer ?? 0,
+                previewContaminated: campaignStats.contaminated, multiVariantUnits: campaignStats.multiVariantUnits,
+                variants: variants)
+        }
+        return GronaResult(exposure: exposure, audit: previewAudit(configuration, counters: counters, stats: stats))
     }
 
-    private func previewAudit(_ configured: ConfiguredCampaigns, symbols: SymbolTable) -> PreviewAudit {
-        var names = Set(grona.counters.keys)
-        names.formUnion(configured.campaigns.keys)
+    /// A per-campaign store by campaign name.
+    private func byName<Record>(_ store: SymbolKeyedRecords<Record>) -> [ByteString: Record] {
+        Dictionary(zip(store.keys.map(symbols.string), store.records), uniquingKeysWith: { first, _ in first })
+    }
+
+    private func previewAudit(
+        _ configuration: Configuration?, counters: [ByteString: CampaignCounters], stats: [ByteString: CampaignStats]
+    ) -> PreviewAudit {
+        var names = Set(counters.keys)
+        names.formUnion(configuration?.campaigns.keys ?? [:].keys)
         var campaigns: [AuditCampaign] = []
         var violations = AuditViolations()
-        for (name, symbol) in names.map({ (symbols.string($0), $0) }).sorted(by: { $0.0 < $1.0 }) {
-            let counts = grona.counters[symbol] ?? CampaignCounters()
-            let stats = joins.campaignStats[symbol] ?? CampaignStats()
+        for name in names.sorted() {
+            let counts = counters[name] ?? CampaignCounters()
+            let campaignStats = stats[name] ?? CampaignStats()
             var campaign = AuditCampaign(campaign: name)
             campaign.previewDecisions = counts.previewDecisions
             campaign.previewImpressions = counts.previewImpressions
             campaign.previewGrants = counts.previewGrants
-            campaign.previewInstalls = stats.previewInstalls
-            campaign.previewContaminated = stats.contaminated
+            campaign.previewInstalls = campaignStats.previewInstalls
+            campaign.previewContaminated = campaignStats.contaminated
             campaign.violations.previewGrant = counts.previewGrants
             campaign.violations.missingCustomer = counts.missingCustomer
-            if configured.campaigns[symbol]?.enabled == false {
+            if configuration?.campaigns[name]?.enabled == false {
                 campaign.violations.previewOnDisabledCampaign = counts.previewEvents
                 campaign.violations.decisionOnDisabledCampaign = counts.decisions
             }
@@ -63,23 +71,6 @@ extension PartialState {
         return PreviewAudit(
             campaigns: campaigns, previewTotals: grona.totals.preview, consentDeniedTotals: grona.totals.consentDenied,
             violations: violations, leakCheck: grona.totals.leaked)
-    }
-}
-
-/// The configuration with its ids as symbols of the state's table.
-private struct ConfiguredCampaigns {
-    struct Campaign {
-        var enabled: Bool
-        var variants: [(id: Symbol, weight: Double)]
-    }
-
-    var campaigns: [Symbol: Campaign] = [:]
-
-    init(_ configuration: Configuration?, symbols: inout SymbolTable) {
-        for campaign in configuration?.campaigns.values ?? [:].values {
-            let variants = campaign.variants.map { (symbols.intern($0.id), $0.weight) }
-            campaigns[symbols.intern(campaign.id)] = Campaign(enabled: campaign.enabled, variants: variants)
-        }
     }
 }
 
