@@ -21,18 +21,32 @@ public struct PartialState: Sendable {
     }
 
     /// Merges `other` in, releasing each of its parts as soon as it is merged, so that merging two
-    /// large partials needs little more memory than the merged result.
+    /// large partials needs little more memory than the merged result. Attribution and the rest
+    /// touch disjoint stores and merge on two threads.
     public mutating func merge(_ other: consuming PartialState) {
         let translation = other.symbols.translation(into: &symbols)
         other.symbols = SymbolTable()
         accounting.merge(other.accounting)
-        attribution.merge(other.attribution, translation, symbols: symbols)
-        other.attribution = AttributionState()
-        grona.merge(other.grona, translation, symbols: symbols)
-        other.grona = GronaState()
-        joins.merge(other.joins, translation, symbols: symbols)
-        other.joins = JoinState()
         rejects += other.rejects
+        let symbols = self.symbols
+        var attribution = take(&self.attribution, AttributionState())
+        var otherAttribution = take(&other.attribution, AttributionState())
+        var grona = take(&self.grona, GronaState())
+        var otherGrona = take(&other.grona, GronaState())
+        var joins = take(&self.joins, JoinState())
+        var otherJoins = take(&other.joins, JoinState())
+        Parallel.both {
+            attribution.merge(otherAttribution, translation, symbols: symbols)
+            otherAttribution = AttributionState()
+        } and: {
+            grona.merge(otherGrona, translation, symbols: symbols)
+            otherGrona = GronaState()
+            joins.merge(otherJoins, translation, symbols: symbols)
+            otherJoins = JoinState()
+        }
+        self.attribution = attribution
+        self.grona = grona
+        self.joins = joins
     }
 
     /// Attribution rows and totals of a merged stage-0 state: the join stages run on a copy.

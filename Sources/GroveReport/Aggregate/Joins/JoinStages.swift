@@ -10,111 +10,36 @@ extension PartialState {
 
     /// Stage 1, on records keyed by clickId, openId, (campaign, install) and orderId: resolves
     /// opens and bindings to their click, applies preview-install exclusion (rule 2), and routes
-    /// used orders to the units they name.
+    /// used orders to the units they name. Attribution and exposure touch disjoint stores, so
+    /// their halves run on two threads.
     public mutating func joinStage1(scope: PreviewScope) {
         let noCampaign = symbols.intern(Self.noCampaign)
-        let clicks = attribution.clicks.removeAll()
-        for (clickId, click) in zip(clicks.keys, clicks.records) {
-            let campaign = click.earliest.utm.campaign ?? noCampaign
-            joins.clickJoins.modify(clickId, default: ClickJoin.init) { $0.click = (campaign, click.earliest.route) }
-            joins.attributionExtras.duplicateClicks += click.lines - 1
+        var attribution = take(&self.attribution, AttributionState())
+        var grona = take(&self.grona, GronaState())
+        var attributionJoins = takeAttributionJoins()
+        var exposureJoins = takeExposureJoins()
+        Parallel.both {
+            attributionJoins.join(&attribution, noCampaign: noCampaign)
+        } and: {
+            exposureJoins.join(&grona, scope: scope)
         }
-        for open in attribution.opens.removeAll().records {
-            guard let clickId = open.original.clickId else {
-                joins.attributionExtras.unresolvedOpens += 1
-                continue
-            }
-            joins.clickJoins.modify(clickId, default: ClickJoin.init) { join in
-                join.opens += 1
-                join.openRetries += open.retries
-                join.openConflicts += open.conflicts
-            }
-        }
-        let bindings = attribution.bindings.removeAll()
-        for (clickId, binding) in zip(bindings.keys, bindings.records) {
-            joins.clickJoins.modify(clickId, default: ClickJoin.init) { join in
-                join.bindings += 1
-                join.bindRetries += binding.retries
-                join.bindConflicts += binding.conflicts
-            }
-        }
-        let installs = grona.installs.removeAll()
-        for (key, install) in zip(installs.keys, installs.records) {
-            joinInstall(install, campaign: key.first, scope: scope)
-        }
-        for order in grona.orders.removeAll().records where order.isUsable {
-            let earliest = order.earliest
-            if earliest.isPreview || earliest.subject.consent == .denied { grona.totals.leaked += 1 }
-            let match = UnitConversion.OrderMatch(ts: earliest.ts, amountMinor: earliest.amountMinor)
-            var units = [UnitKey(kind: .install, id: earliest.subject.installId)]
-            if let customerId = earliest.subject.customerId { units.append(UnitKey(kind: .customer, id: customerId)) }
-            for unit in units {
-                joins.unitConversions.modify(unit, default: UnitConversion.init) { $0.orders.append(match) }
-            }
-        }
-    }
-
-    /// Rule 2 for one install of one campaign: a preview install's clean events are excluded
-    /// (unit scope) and counted; otherwise its decisions go to their units and its impressions to
-    /// their variants.
-    private mutating func joinInstall(_ install: InstallRecord, campaign: Symbol, scope: PreviewScope) {
-        grona.totals.leaked += install.leaked
-        if install.isPreviewInstall {
-            joins.campaignStats.modify(campaign, default: CampaignStats.init) { stats in
-                stats.previewInstalls += 1
-                if scope == .unit { stats.contaminated += install.cleanEvents }
-            }
-            if scope == .unit { return }
-        }
-        for decision in install.decisions {
-            let variant = UnitAssignment.Variant(
-                variant: decision.variant, firstExposure: decision.firstExposure, control: decision.control)
-            joins.unitAssignments.modify(CampaignUnit(campaign: campaign, unit: decision.unit), default: UnitAssignment.init) {
-                $0.add(variant)
-            }
-        }
-        for impression in install.impressions {
-            joins.variants.modify(SymbolPair(first: campaign, second: impression.variant), default: VariantCounts.init) {
-                $0.impressions += impression.lines
-            }
-        }
+        self.attribution = attribution
+        self.grona = grona
+        restore(attributionJoins, exposureJoins)
     }
 
     /// Stage 2, on records keyed by clickId and (campaign, unit): counts each click's campaign
     /// row or its orphans, and applies rule 3, turning single-variant units into units of their
     /// variant and exposures of their unit key.
     public mutating func joinStage2() {
-        for join in joins.clickJoins.removeAll().records {
-            guard let (campaign, route) = join.click else {
-                joins.attributionExtras.orphanOpens += join.opens
-                joins.attributionExtras.orphanBinds += join.bindings
-                continue
-            }
-            joins.campaignAttribution.modify(campaign, default: AttributionCounts.init) { counts in
-                counts.clicks += 1
-                if route == .store { counts.storeClicks += 1 } else { counts.appClicks += 1 }
-                counts.opens += join.opens
-                counts.openRetries += join.openRetries
-                counts.openConflicts += join.openConflicts
-                counts.attributed += join.bindings > 0 ? 1 : 0
-                counts.bindRetries += join.bindRetries
-                counts.bindConflicts += join.bindConflicts
-            }
+        var attributionJoins = takeAttributionJoins()
+        var exposureJoins = takeExposureJoins()
+        Parallel.both {
+            attributionJoins.countCampaigns()
+        } and: {
+            exposureJoins.assignUnits()
         }
-        let assignments = joins.unitAssignments.removeAll()
-        for (key, assignment) in zip(assignments.keys, assignments.records) {
-            guard assignment.variants.count == 1, let variant = assignment.variants.first else {
-                joins.campaignStats.modify(key.campaign, default: CampaignStats.init) { $0.multiVariantUnits += 1 }
-                continue
-            }
-            joins.variants.modify(SymbolPair(first: key.campaign, second: variant.variant), default: VariantCounts.init) {
-                $0.units += 1
-                $0.control = $0.control || variant.control
-            }
-            let exposure = UnitConversion.Exposure(
-                campaign: key.campaign, variant: variant.variant, firstExposure: variant.firstExposure)
-            joins.unitConversions.modify(key.unit, default: UnitConversion.init) { $0.exposures.append(exposure) }
-        }
+        restore(attributionJoins, exposureJoins)
     }
 
     /// Stage 3, on records keyed by unit: matches each exposure with the unit's used orders at or
@@ -133,10 +58,162 @@ extension PartialState {
         }
     }
 
+    /// Moves attribution's join stores out, to be worked on apart from exposure's.
+    private mutating func takeAttributionJoins() -> AttributionJoins {
+        AttributionJoins(
+            clickJoins: take(&joins.clickJoins, .init()), campaignAttribution: take(&joins.campaignAttribution, .init()),
+            extras: joins.attributionExtras)
+    }
+
+    /// Moves exposure's join stores out, to be worked on apart from attribution's.
+    private mutating func takeExposureJoins() -> ExposureJoins {
+        ExposureJoins(
+            unitAssignments: take(&joins.unitAssignments, .init()), unitConversions: take(&joins.unitConversions, .init()),
+            variants: take(&joins.variants, .init()), campaignStats: take(&joins.campaignStats, .init()))
+    }
+
+    private mutating func restore(_ attributionJoins: AttributionJoins, _ exposureJoins: ExposureJoins) {
+        joins.clickJoins = attributionJoins.clickJoins
+        joins.campaignAttribution = attributionJoins.campaignAttribution
+        joins.attributionExtras = attributionJoins.extras
+        joins.unitAssignments = exposureJoins.unitAssignments
+        joins.unitConversions = exposureJoins.unitConversions
+        joins.variants = exposureJoins.variants
+        joins.campaignStats = exposureJoins.campaignStats
+    }
+
     /// All three stages back to back, as one process runs them.
     public mutating func joinAll(scope: PreviewScope) {
         joinStage1(scope: scope)
         joinStage2()
         joinStage3()
     }
+}
+
+/// The stores attribution's halves of join stages 1 and 2 work on.
+private struct AttributionJoins {
+    var clickJoins: SymbolKeyedRecords<ClickJoin>
+    var campaignAttribution: SymbolKeyedRecords<AttributionCounts>
+    var extras: AttributionExtras
+
+    /// Stage 2: counts each click's campaign row, or its orphans.
+    mutating func countCampaigns() {
+        for join in clickJoins.removeAll().records {
+            guard let (campaign, route) = join.click else {
+                extras.orphanOpens += join.opens
+                extras.orphanBinds += join.bindings
+                continue
+            }
+            campaignAttribution.modify(campaign, default: AttributionCounts.init) { counts in
+                counts.clicks += 1
+                if route == .store { counts.storeClicks += 1 } else { counts.appClicks += 1 }
+                counts.opens += join.opens
+                counts.openRetries += join.openRetries
+                counts.openConflicts += join.openConflicts
+                counts.attributed += join.bindings > 0 ? 1 : 0
+                counts.bindRetries += join.bindRetries
+                counts.bindConflicts += join.bindConflicts
+            }
+        }
+    }
+
+    /// Resolves every click, open and binding to its clickId.
+    mutating func join(_ attribution: inout AttributionState, noCampaign: Symbol) {
+        let clicks = attribution.clicks.removeAll()
+        for (clickId, click) in zip(clicks.keys, clicks.records) {
+            let campaign = click.earliest.utm.campaign ?? noCampaign
+            clickJoins.modify(clickId, default: ClickJoin.init) { $0.click = (campaign, click.earliest.route) }
+            extras.duplicateClicks += click.lines - 1
+        }
+        for open in attribution.opens.removeAll().records {
+            guard let clickId = open.original.clickId else {
+                extras.unresolvedOpens += 1
+                continue
+            }
+            clickJoins.modify(clickId, default: ClickJoin.init) { join in
+                join.opens += 1
+                join.openRetries += open.retries
+                join.openConflicts += open.conflicts
+            }
+        }
+        let bindings = attribution.bindings.removeAll()
+        for (clickId, binding) in zip(bindings.keys, bindings.records) {
+            clickJoins.modify(clickId, default: ClickJoin.init) { join in
+                join.bindings += 1
+                join.bindRetries += binding.retries
+                join.bindConflicts += binding.conflicts
+            }
+        }
+    }
+}
+
+/// The stores exposure's halves of join stages 1 and 2 work on.
+private struct ExposureJoins {
+    var unitAssignments: KeyedRecords<HashedIndex<CampaignUnit>, UnitAssignment>
+    var unitConversions: KeyedRecords<HashedIndex<UnitKey>, UnitConversion>
+    var variants: PairKeyedRecords<VariantCounts>
+    var campaignStats: SymbolKeyedRecords<CampaignStats>
+
+    /// Stage 2: rule 3, then units of their variant and exposures of their unit key.
+    mutating func assignUnits() {
+        let assignments = unitAssignments.removeAll()
+        for (key, assignment) in zip(assignments.keys, assignments.records) {
+            guard assignment.variants.count == 1, let variant = assignment.variants.first else {
+                campaignStats.modify(key.campaign, default: CampaignStats.init) { $0.multiVariantUnits += 1 }
+                continue
+            }
+            variants.modify(SymbolPair(first: key.campaign, second: variant.variant), default: VariantCounts.init) {
+                $0.units += 1
+                $0.control = $0.control || variant.control
+            }
+            let exposure = UnitConversion.Exposure(
+                campaign: key.campaign, variant: variant.variant, firstExposure: variant.firstExposure)
+            unitConversions.modify(key.unit, default: UnitConversion.init) { $0.exposures.append(exposure) }
+        }
+    }
+
+    /// Applies rule 2 to every install and routes every used order to its units.
+    mutating func join(_ grona: inout GronaState, scope: PreviewScope) {
+        let installs = grona.installs.removeAll()
+        for (key, install) in zip(installs.keys, installs.records) {
+            grona.totals.leaked += install.leaked
+            joinInstall(install, campaign: key.first, scope: scope)
+        }
+        for order in grona.orders.removeAll().records where order.isUsable {
+            let earliest = order.earliest
+            if earliest.isPreview || earliest.subject.consent == .denied { grona.totals.leaked += 1 }
+            let match = UnitConversion.OrderMatch(ts: earliest.ts, amountMinor: earliest.amountMinor)
+            var units = [UnitKey(kind: .install, id: earliest.subject.installId)]
+            if let customerId = earliest.subject.customerId { units.append(UnitKey(kind: .customer, id: customerId)) }
+            for unit in units {
+                unitConversions.modify(unit, default: UnitConversion.init) { $0.orders.append(match) }
+            }
+        }
+    }
+
+    /// Rule 2 for one install of one campaign: a preview install's clean events are excluded
+    /// (unit scope) and counted; otherwise its decisions go to their units and its impressions to
+    /// their variants.
+    private mutating func joinInstall(_ install: InstallRecord, campaign: Symbol, scope: PreviewScope) {
+        if install.isPreviewInstall {
+            campaignStats.modify(campaign, default: CampaignStats.init) { stats in
+                stats.previewInstalls += 1
+                if scope == .unit { stats.contaminated += install.cleanEvents }
+            }
+            if scope == .unit { return }
+        }
+        for decision in install.decisions {
+            let variant = UnitAssignment.Variant(
+                variant: decision.variant, firstExposure: decision.firstExposure, control: decision.control)
+            unitAssignments.modify(CampaignUnit(campaign: campaign, unit: decision.unit), default: UnitAssignment.init) {
+                $0.add(variant)
+            }
+        }
+        for impression in install.impressions {
+            variants.modify(SymbolPair(first: campaign, second: impression.variant), default: VariantCounts.init) {
+                $0.impressions += impression.lines
+            }
+        }
+    }
+
 }
