@@ -153,3 +153,30 @@ struct AttributionTests {
         #expect(result.campaigns.map { $0.campaign.bytes } == [[0x5A], [0x61], [0x65, 0xCC, 0x81], [0xC3, 0xA9]])
     }
 }
+
+/// Hostile input: thousands of values under one key must be counted right, in linear time.
+struct ManyValuesPerKeyTests {
+    @Test func thousandsOfConflictsUnderOneOpenAndOneBinding() {
+        var lines = [AttributionTests.click("c1", "2026-03-01T09:00:00Z", campaign: "x")]
+        for index in 0..<5000 {
+            lines.append(AttributionTests.open("o1", "2026-03-01T10:00:00.\(String(format: "%04d", index))Z", click: "c1", slug: "s\(index)"))
+            lines.append(AttributionTests.bind("c1", "2026-03-01T10:00:00.\(String(format: "%04d", index))Z", "u\(index)@x"))
+        }
+        lines.append(AttributionTests.open("o1", "2026-03-01T11:00:00Z", click: "c1", slug: "s0"))
+        let counts = partialState(lines).attributionResult().campaigns.first?.counts
+        #expect(counts?.opens == 1 && counts?.openRetries == 1 && counts?.openConflicts == 4999)
+        #expect(counts?.attributed == 1 && counts?.bindRetries == 0 && counts?.bindConflicts == 4999)
+    }
+
+    @Test func thousandsOfVariantsAndCustomersUnderOneInstall() {
+        var lines: [String] = []
+        for index in 0..<3000 {
+            lines.append(ExposureTests.decision("i1", "c", "v\(index)"))
+            lines.append(ExposureTests.decision("i1", "c", "v0", unit: "customer", customer: "u\(index)"))
+        }
+        let result = partialState(lines).gronaResult(configuration: nil, scope: .unit)
+        let campaign = result.exposure.first
+        #expect(campaign?.multiVariantUnits == 1)
+        #expect(campaign?.variants.first { $0.variant == ByteString("v0") }?.units == 3000)
+    }
+}

@@ -1,9 +1,10 @@
 /// Line counts per distinct value, for keys whose lines nearly always carry one value (an open's
-/// payload, a binding's email): the first value is stored inline, so the common case allocates nothing.
-struct ValueCounts<Value: Equatable & Sendable>: Sendable, Equatable {
+/// payload, a binding's email): the first value is stored inline, so the common case allocates
+/// nothing, and the others in a `SmallMap`, so many values under one key stay linear.
+struct ValueCounts<Value: Hashable & Sendable>: Sendable {
     private var first: Value
     private var firstLines = 1
-    private var others: [Entry] = []
+    private var others = SmallMap<Value, Int>()
 
     struct Entry: Sendable, Equatable {
         var value: Value
@@ -18,38 +19,31 @@ struct ValueCounts<Value: Equatable & Sendable>: Sendable, Equatable {
     init(entries: [Entry]) {
         first = entries[0].value
         firstLines = entries[0].lines
-        others = Array(entries.dropFirst())
+        for entry in entries.dropFirst() { add(entry.value, lines: entry.lines) }
     }
 
-    var total: Int { others.reduce(firstLines) { $0 + $1.lines } }
+    var total: Int { others.entries.reduce(firstLines) { $0 + $1.value } }
 
     /// Every distinct value with its line count.
-    var entries: [Entry] { [Entry(value: first, lines: firstLines)] + others }
+    var entries: [Entry] { [Entry(value: first, lines: firstLines)] + others.entries.map { Entry(value: $0.key, lines: $0.value) } }
 
     func lines(of value: Value) -> Int {
-        if first == value { return firstLines }
-        return others.first { $0.value == value }?.lines ?? 0
+        value == first ? firstLines : others[value] ?? 0
     }
 
     mutating func add(_ value: Value, lines: Int = 1) {
-        if first == value {
+        if value == first {
             firstLines += lines
-        } else if let index = others.firstIndex(where: { $0.value == value }) {
-            others[index].lines += lines
         } else {
-            others.append(Entry(value: value, lines: lines))
+            others.update(value, default: 0) { $0 += lines }
         }
     }
 
     mutating func merge(_ other: ValueCounts) {
-        add(other.first, lines: other.firstLines)
-        for entry in other.others { add(entry.value, lines: entry.lines) }
+        for entry in other.entries { add(entry.value, lines: entry.lines) }
     }
 
     func map<Other>(_ transform: (Value) -> Other) -> ValueCounts<Other> {
-        var result = ValueCounts<Other>(transform(first))
-        result.firstLines = firstLines
-        result.others = others.map { .init(value: transform($0.value), lines: $0.lines) }
-        return result
+        ValueCounts<Other>(entries: entries.map { .init(value: transform($0.value), lines: $0.lines) })
     }
 }

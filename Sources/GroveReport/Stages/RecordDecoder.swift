@@ -116,14 +116,15 @@ struct RecordDecoder {
             install.isPreviewInstall = try fields.bool("preview")
             for entry in try fields.array("decisions") {
                 guard case .array(let parts) = entry, parts.count == 6 else { throw failure("bad decision") }
-                install.decisions.append(InstallRecord.UnitDecision(
+                install.add(InstallRecord.UnitDecision(
                     unit: try fields.unit(parts[0], parts[1], &state.symbols), variant: symbol(try fields.string(parts[2])),
                     firstExposure: try fields.instant(parts[3]), control: try fields.bool(parts[4]),
                     lines: try fields.integer(parts[5])))
             }
             for entry in try fields.array("impressions") {
                 guard case .array(let parts) = entry, parts.count == 2 else { throw failure("bad impression") }
-                install.impressions.append(.init(variant: symbol(try fields.string(parts[0])), lines: try fields.integer(parts[1])))
+                let lines = try fields.integer(parts[1])
+                install.impressions.update(symbol(try fields.string(parts[0])), default: 0) { $0 += lines }
             }
             install.grants = try fields.integer("grants")
             install.leaked = try fields.integer("leaked")

@@ -124,11 +124,11 @@ struct RecordEncoder {
         for (key, install) in zip(grona.installs.keys, grona.installs.records) {
             emit([.text("inst"), text(key.first), text(key.second)], [
                 JSONOutput.Member("preview", .bool(install.isPreviewInstall)),
-                JSONOutput.Member("decisions", .array(install.decisions.map { decision in
+                JSONOutput.Member("decisions", .array(install.decisions.values.map { decision in
                     .array(unit(decision.unit) + [text(decision.variant), instant(decision.firstExposure),
                                                   .bool(decision.control), .integer(decision.lines)])
                 })),
-                JSONOutput.Member("impressions", .array(install.impressions.map { .array([text($0.variant), .integer($0.lines)]) })),
+                JSONOutput.Member("impressions", .array(install.impressions.entries.map { .array([text($0.key), .integer($0.value)]) })),
                 JSONOutput.Member("grants", .integer(install.grants)),
                 JSONOutput.Member("leaked", .integer(install.leaked)),
             ])

@@ -6,8 +6,10 @@
 struct InstallRecord: MergeableRecord {
     /// The install produced an accepted preview decision, impression or grant of the campaign.
     var isPreviewInstall = false
-    var decisions: [UnitDecision] = []
-    var impressions: [VariantCount] = []
+    /// Keyed by unit and variant.
+    var decisions = SmallMap<UnitVariant, UnitDecision>()
+    /// Lines per variant.
+    var impressions = SmallMap<Symbol, Int>()
     var grants = 0
     /// Preview or consent-denied events that reached this analysis input; must stay 0.
     var leaked = 0
@@ -21,14 +23,14 @@ struct InstallRecord: MergeableRecord {
         var lines: Int
     }
 
-    struct VariantCount: Sendable, Equatable {
+    struct UnitVariant: Hashable, Sendable {
+        var unit: UnitKey
         var variant: Symbol
-        var lines: Int
     }
 
     /// Clean events of the install: what unit-scope preview exclusion removes.
     var cleanEvents: Int {
-        decisions.reduce(0) { $0 + $1.lines } + impressions.reduce(0) { $0 + $1.lines } + grants
+        decisions.entries.reduce(0) { $0 + $1.value.lines } + impressions.entries.reduce(0) { $0 + $1.value } + grants
     }
 
     /// The analysis stage's own check that nothing excluded reached it.
@@ -46,7 +48,7 @@ struct InstallRecord: MergeableRecord {
 
     mutating func add(_ impression: Impression) {
         guard admits(impression.isPreview, impression.subject) else { return }
-        add(VariantCount(variant: impression.variantId, lines: 1))
+        impressions.update(impression.variantId, default: 0) { $0 += 1 }
     }
 
     mutating func add(_ grant: Grant) {
@@ -54,21 +56,11 @@ struct InstallRecord: MergeableRecord {
         grants += 1
     }
 
-    private mutating func add(_ decision: UnitDecision) {
-        if let index = decisions.firstIndex(where: { $0.unit == decision.unit && $0.variant == decision.variant }) {
-            decisions[index].firstExposure = min(decisions[index].firstExposure, decision.firstExposure)
-            decisions[index].control = decisions[index].control || decision.control
-            decisions[index].lines += decision.lines
-        } else {
-            decisions.append(decision)
-        }
-    }
-
-    private mutating func add(_ impression: VariantCount) {
-        if let index = impressions.firstIndex(where: { $0.variant == impression.variant }) {
-            impressions[index].lines += impression.lines
-        } else {
-            impressions.append(impression)
+    mutating func add(_ decision: UnitDecision) {
+        decisions.upsert(UnitVariant(unit: decision.unit, variant: decision.variant), { decision }) { existing in
+            existing.firstExposure = min(existing.firstExposure, decision.firstExposure)
+            existing.control = existing.control || decision.control
+            existing.lines += decision.lines
         }
     }
 
@@ -76,19 +68,21 @@ struct InstallRecord: MergeableRecord {
         isPreviewInstall = isPreviewInstall || other.isPreviewInstall
         grants += other.grants
         leaked += other.leaked
-        for decision in other.decisions { add(decision) }
-        for impression in other.impressions { add(impression) }
+        for decision in other.decisions.values { add(decision) }
+        for impression in other.impressions.entries {
+            impressions.update(impression.key, default: 0) { $0 += impression.value }
+        }
     }
 
     func translated(_ translation: SymbolTranslation) -> InstallRecord {
         var copy = self
-        copy.decisions = decisions.map { decision in
-            var moved = decision
-            moved.unit = decision.unit.translated(translation)
-            moved.variant = translation[decision.variant]
-            return moved
+        copy.decisions = decisions.map { entry in
+            var moved = entry.value
+            moved.unit = moved.unit.translated(translation)
+            moved.variant = translation[moved.variant]
+            return .init(key: UnitVariant(unit: moved.unit, variant: moved.variant), value: moved)
         }
-        copy.impressions = impressions.map { VariantCount(variant: translation[$0.variant], lines: $0.lines) }
+        copy.impressions = impressions.map { .init(key: translation[$0.key], value: $0.value) }
         return copy
     }
 }

@@ -202,16 +202,16 @@ private struct ExposureJoins {
             }
             if scope == .unit { return }
         }
-        for decision in install.decisions {
+        for decision in install.decisions.values {
             let variant = UnitAssignment.Variant(
                 variant: decision.variant, firstExposure: decision.firstExposure, control: decision.control)
             unitAssignments.modify(CampaignUnit(campaign: campaign, unit: decision.unit), default: UnitAssignment.init) {
                 $0.add(variant)
             }
         }
-        for impression in install.impressions {
-            variants.modify(SymbolPair(first: campaign, second: impression.variant), default: VariantCounts.init) {
-                $0.impressions += impression.lines
+        for impression in install.impressions.entries {
+            variants.modify(SymbolPair(first: campaign, second: impression.key), default: VariantCounts.init) {
+                $0.impressions += impression.value
             }
         }
     }

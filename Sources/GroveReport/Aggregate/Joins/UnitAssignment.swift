@@ -7,14 +7,15 @@ struct UnitAssignment: MergeableRecord {
         var control: Bool
     }
 
-    var variants: [Variant] = []
+    /// By variant.
+    private(set) var byVariant = SmallMap<Symbol, Variant>()
+
+    var variants: [Variant] { byVariant.values }
 
     mutating func add(_ variant: Variant) {
-        if let index = variants.firstIndex(where: { $0.variant == variant.variant }) {
-            variants[index].firstExposure = min(variants[index].firstExposure, variant.firstExposure)
-            variants[index].control = variants[index].control || variant.control
-        } else {
-            variants.append(variant)
+        byVariant.upsert(variant.variant, { variant }) { existing in
+            existing.firstExposure = min(existing.firstExposure, variant.firstExposure)
+            existing.control = existing.control || variant.control
         }
     }
 
@@ -23,9 +24,11 @@ struct UnitAssignment: MergeableRecord {
     }
 
     func translated(_ translation: SymbolTranslation) -> UnitAssignment {
-        UnitAssignment(variants: variants.map {
-            Variant(variant: translation[$0.variant], firstExposure: $0.firstExposure, control: $0.control)
-        })
+        var copy = UnitAssignment()
+        for variant in variants {
+            copy.add(Variant(variant: translation[variant.variant], firstExposure: variant.firstExposure, control: variant.control))
+        }
+        return copy
     }
 }
 
