@@ -262,3 +262,18 @@ struct ExposureTests {
         #expect(row(result, "c", "A")?.revenueMinor == Int128(9_007_199_254_740_991) * 1100)
     }
 }
+
+extension ExposureTests {
+    @Test func ordersAtOrAfterEachUnitsFirstExposureAcrossManyCampaigns() {
+        // One install exposed in three campaigns at 10:00, 11:00 and 12:00; orders at 9:30, 10:30, 11:30, 12:30.
+        var lines = (10...12).map { Self.decision("i1", "c\($0)", "A", ts: "2026-03-01T\($0):00:00Z") }
+        lines += [9, 10, 11, 12].map { Self.order("o\($0)", "i1", amount: $0, ts: "2026-03-01T\($0):30:00Z") }
+        let result = analyse(lines)
+        #expect(row(result, "c10", "A")?.orders == 3 && row(result, "c10", "A")?.revenueMinor == 33)
+        #expect(row(result, "c11", "A")?.orders == 2 && row(result, "c11", "A")?.revenueMinor == 23)
+        #expect(row(result, "c12", "A")?.orders == 1 && row(result, "c12", "A")?.revenueMinor == 12)
+        // An order exactly at the first exposure counts.
+        let exact = analyse([Self.decision("i2", "c", "A", ts: "2026-03-01T10:00:00Z"), Self.order("x", "i2", amount: 5, ts: "2026-03-01T12:00:00+02:00")])
+        #expect(row(exact, "c", "A")?.orders == 1)
+    }
+}

@@ -45,14 +45,15 @@ extension PartialState {
     /// Stage 3, on records keyed by unit: matches each exposure with the unit's used orders at or
     /// after its first exposure.
     public mutating func joinStage3() {
-        for conversion in joins.unitConversions.removeAll().records {
+        for conversion in joins.unitConversions.removeAll().records where !conversion.exposures.isEmpty {
+            let matcher = OrderMatcher(conversion.orders)
             for exposure in conversion.exposures {
-                let matches = conversion.orders.filter { $0.ts >= exposure.firstExposure }
-                guard !matches.isEmpty else { continue }
+                let (orders, revenue) = matcher.orders(atOrAfter: exposure.firstExposure)
+                guard orders > 0 else { continue }
                 joins.variants.modify(SymbolPair(first: exposure.campaign, second: exposure.variant), default: VariantCounts.init) {
                     $0.convertedUnits += 1
-                    $0.orders += matches.count
-                    $0.revenueMinor += matches.reduce(Int128(0)) { $0 + Int128($1.amountMinor) }
+                    $0.orders += orders
+                    $0.revenueMinor += revenue
                 }
             }
         }
@@ -216,4 +217,31 @@ private struct ExposureJoins {
         }
     }
 
+}
+
+/// A unit's used orders sorted by time with suffix sums of their amounts, so that each exposure's
+/// matches are one binary search however many orders and exposures a unit has.
+private struct OrderMatcher {
+    private let times: [Instant]
+    /// `revenueFrom[i]` is the sum of the amounts of orders `i...`.
+    private let revenueFrom: [Int128]
+
+    init(_ orders: [UnitConversion.OrderMatch]) {
+        let sorted = orders.sorted { $0.ts < $1.ts }
+        times = sorted.map(\.ts)
+        var sums = [Int128](repeating: 0, count: sorted.count + 1)
+        for index in sorted.indices.reversed() { sums[index] = sums[index + 1] + Int128(sorted[index].amountMinor) }
+        revenueFrom = sums
+    }
+
+    /// The number and summed amount of the orders with `ts` at or after `instant`.
+    func orders(atOrAfter instant: Instant) -> (count: Int, revenue: Int128) {
+        var low = 0
+        var high = times.count
+        while low < high {
+            let middle = (low + high) / 2
+            if times[middle] < instant { low = middle + 1 } else { high = middle }
+        }
+        return (times.count - low, revenueFrom[low])
+    }
 }
