@@ -54,8 +54,8 @@ public enum Pipeline {
     }
 
     /// Reads `files` on `jobs` threads, each file whole on one thread (two when threads outnumber
-    /// files) into that thread's partial state, and merges the partials. Returns the merged state and the reject spools in report
-    /// order (file name byte-wise, then input position).
+    /// files) into that thread's partial state, and merges the partials. Returns the merged state
+    /// and the reject spools in report order (file name byte-wise, then input position).
     public static func aggregate(
         _ files: [InputFile], jobs: Int, rejectsRaw: Bool, scratch: String?, progress: ProgressCounters? = nil
     ) throws(OutputError) -> (PartialState, [String]) {
