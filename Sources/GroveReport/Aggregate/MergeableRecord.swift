@@ -129,10 +129,27 @@ struct KeyedRecords<Index: RecordIndex, Record: MergeableRecord>: Sendable {
         }, update)
     }
 
+    /// The same keys with every record transformed, reusing this store's index: a join stage
+    /// that turns each record of a key into the next stage's record of the same key.
+    consuming func mapRecords<NewRecord>(_ transform: (Record) -> NewRecord) -> KeyedRecords<Index, NewRecord> {
+        var mapped = KeyedRecords<Index, NewRecord>()
+        mapped.index = index
+        mapped.keys = keys
+        mapped.records = records.map(transform)
+        return mapped
+    }
+
     /// Moves every record out, leaving the store empty: a join stage consumes its input.
     mutating func removeAll() -> (keys: [Index.Key], records: [Record]) {
         defer { self = KeyedRecords() }
         return (keys, records)
+    }
+
+    /// Merges `other`, whose symbols are those of this store's table.
+    mutating func merge(_ other: KeyedRecords, symbols: SymbolTable) {
+        for (key, record) in zip(other.keys, other.records) {
+            upsert(key, { record }, { $0.merge(record, symbols: symbols) })
+        }
     }
 
     /// Merges `other`, whose symbols `translation` maps into `symbols`.

@@ -18,8 +18,9 @@ extension PartialState {
         var grona = take(&self.grona, GronaState())
         var attributionJoins = takeAttributionJoins()
         var exposureJoins = takeExposureJoins()
+        let symbols = self.symbols
         Parallel.both {
-            attributionJoins.join(&attribution, noCampaign: noCampaign)
+            attributionJoins.join(&attribution, noCampaign: noCampaign, symbols: symbols)
         } and: {
             exposureJoins.join(&grona, scope: scope)
         }
@@ -119,13 +120,17 @@ private struct AttributionJoins {
     }
 
     /// Resolves every click, open and binding to its clickId.
-    mutating func join(_ attribution: inout AttributionState, noCampaign: Symbol) {
-        let clicks = attribution.clicks.removeAll()
-        for (clickId, click) in zip(clicks.keys, clicks.records) {
-            let campaign = click.earliest.utm.campaign ?? noCampaign
-            clickJoins.modify(clickId, default: ClickJoin.init) { $0.click = (campaign, click.earliest.route) }
-            extras.duplicateClicks += click.lines - 1
+    mutating func join(_ attribution: inout AttributionState, noCampaign: Symbol, symbols: SymbolTable) {
+        // Every click becomes the join record of its own key: the clicks' index serves as is.
+        let clicks = take(&attribution.clicks, .init())
+        extras.duplicateClicks += clicks.records.reduce(0) { $0 + $1.lines - 1 }
+        var joined = clicks.mapRecords { click in
+            var join = ClickJoin()
+            join.click = (click.earliest.utm.campaign ?? noCampaign, click.earliest.route)
+            return join
         }
+        joined.merge(clickJoins, symbols: symbols)
+        clickJoins = joined
         for open in attribution.opens.removeAll().records {
             guard let clickId = open.original.clickId else {
                 extras.unresolvedOpens += 1
