@@ -12,6 +12,8 @@ protocol RecordIndex: Sendable {
     init()
     func position(of key: Key) -> Int?
     mutating func insert(_ key: Key, at position: Int)
+    /// Makes room for `count` keys in all, so that a merge grows the index once.
+    mutating func reserve(_ count: Int)
     static func translated(_ key: Key, _ translation: SymbolTranslation) -> Key
 }
 
@@ -38,13 +40,19 @@ struct SymbolIndex: RecordIndex {
     }
 
     mutating func insert(_ key: Symbol, at position: Int) {
-        if (count + 1) * 2 > slots.count { grow() }
+        if (count + 1) * 2 > slots.count { grow(to: slots.count * 2) }
         place((UInt64(key.raw) + 1) << 32 | UInt64(position), in: &slots)
         count += 1
     }
 
-    private mutating func grow() {
-        var larger = [UInt64](repeating: 0, count: slots.count * 2)
+    mutating func reserve(_ count: Int) {
+        var size = slots.count
+        while count * 2 > size { size *= 2 }
+        if size > slots.count { grow(to: size) }
+    }
+
+    private mutating func grow(to size: Int) {
+        var larger = [UInt64](repeating: 0, count: size)
         for slot in slots where slot != 0 { place(slot, in: &larger) }
         slots = larger
     }
@@ -90,6 +98,10 @@ struct HashedIndex<Key: TranslatableKey>: RecordIndex {
 
     mutating func insert(_ key: Key, at position: Int) {
         positions[key] = Int32(position)
+    }
+
+    mutating func reserve(_ count: Int) {
+        positions.reserveCapacity(count)
     }
 
     static func translated(_ key: Key, _ translation: SymbolTranslation) -> Key {
@@ -145,6 +157,14 @@ struct KeyedRecords<Index: RecordIndex, Record: MergeableRecord>: Sendable {
         return (keys, records)
     }
 
+    /// Room for `count` records in all: one allocation instead of doublings while a merge grows
+    /// the store (a doubling briefly holds the old and the new array).
+    mutating func reserve(_ count: Int) {
+        index.reserve(count)
+        keys.reserveCapacity(count)
+        records.reserveCapacity(count)
+    }
+
     /// Merges `other`, whose symbols are those of this store's table.
     mutating func merge(_ other: KeyedRecords, symbols: SymbolTable) {
         for (key, record) in zip(other.keys, other.records) {
@@ -154,6 +174,7 @@ struct KeyedRecords<Index: RecordIndex, Record: MergeableRecord>: Sendable {
 
     /// Merges `other`, whose symbols `translation` maps into `symbols`.
     mutating func merge(_ other: KeyedRecords, _ translation: SymbolTranslation, symbols: SymbolTable) {
+        reserve(count + other.count)
         for (key, record) in zip(other.keys, other.records) {
             let translated = record.translated(translation)
             upsert(Index.translated(key, translation), { translated }, { $0.merge(translated, symbols: symbols) })

@@ -36,13 +36,10 @@ public struct PartialState: Sendable {
         var joins = take(&self.joins, JoinState())
         var otherJoins = take(&other.joins, JoinState())
         Parallel.both {
-            attribution.merge(otherAttribution, translation, symbols: symbols)
-            otherAttribution = AttributionState()
+            attribution.merge(take(&otherAttribution, AttributionState()), translation, symbols: symbols)
         } and: {
-            grona.merge(otherGrona, translation, symbols: symbols)
-            otherGrona = GronaState()
-            joins.merge(otherJoins, translation, symbols: symbols)
-            otherJoins = JoinState()
+            grona.merge(take(&otherGrona, GronaState()), translation, symbols: symbols)
+            joins.merge(take(&otherJoins, JoinState()), translation, symbols: symbols)
         }
         self.attribution = attribution
         self.grona = grona

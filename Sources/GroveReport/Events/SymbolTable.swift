@@ -102,12 +102,23 @@ public struct SymbolTable: Sendable {
     public func translation(into other: inout SymbolTable) -> SymbolTranslation {
         var map = [Symbol]()
         map.reserveCapacity(count)
+        other.reserve(symbols: other.count + count, bytes: other.arena.count + arena.count)
         arena.withUnsafeBufferPointer { arena in
             for index in 0..<count {
                 map.append(other.intern(UnsafeBufferPointer(rebasing: arena[starts[index]..<starts[index + 1]])))
             }
         }
         return SymbolTranslation(map: map)
+    }
+
+    /// Room for `symbols` strings of `bytes` bytes in all, so that a merge grows the table once.
+    private mutating func reserve(symbols: Int, bytes: Int) {
+        arena.reserveCapacity(bytes)
+        starts.reserveCapacity(symbols + 1)
+        hashes.reserveCapacity(symbols)
+        var size = slots.count
+        while symbols * 2 > size { size *= 2 }
+        if size > slots.count { rehash(into: size) }
     }
 
     private func equals(_ index: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
@@ -119,7 +130,11 @@ public struct SymbolTable: Sendable {
     }
 
     private mutating func grow() {
-        var larger = [UInt32](repeating: 0, count: slots.count * 2)
+        rehash(into: slots.count * 2)
+    }
+
+    private mutating func rehash(into size: Int) {
+        var larger = [UInt32](repeating: 0, count: size)
         let mask = larger.count - 1
         for (symbol, hash) in hashes.enumerated() {
             var index = Int(truncatingIfNeeded: hash) & mask

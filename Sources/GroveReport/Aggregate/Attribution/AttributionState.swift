@@ -25,9 +25,10 @@ public struct AttributionState: Sendable {
     }
 
     /// Merges a state whose symbols `translation` maps into `symbols`.
-    public mutating func merge(_ other: AttributionState, _ translation: SymbolTranslation, symbols: SymbolTable) {
-        clicks.merge(other.clicks, translation, symbols: symbols)
-        opens.merge(other.opens, translation, symbols: symbols)
-        bindings.merge(other.bindings, translation, symbols: symbols)
+    /// Releases each store of `other` as soon as it is merged.
+    public mutating func merge(_ other: consuming AttributionState, _ translation: SymbolTranslation, symbols: SymbolTable) {
+        clicks.merge(take(&other.clicks, .init()), translation, symbols: symbols)
+        opens.merge(take(&other.opens, .init()), translation, symbols: symbols)
+        bindings.merge(take(&other.bindings, .init()), translation, symbols: symbols)
     }
 }

@@ -78,10 +78,11 @@ public struct GronaState: Sendable {
     }
 
     /// Merges a state whose symbols `translation` maps into `symbols`.
-    public mutating func merge(_ other: GronaState, _ translation: SymbolTranslation, symbols: SymbolTable) {
-        counters.merge(other.counters, translation, symbols: symbols)
-        installs.merge(other.installs, translation, symbols: symbols)
-        orders.merge(other.orders, translation, symbols: symbols)
+    /// Releases each store of `other` as soon as it is merged.
+    public mutating func merge(_ other: consuming GronaState, _ translation: SymbolTranslation, symbols: SymbolTable) {
+        counters.merge(take(&other.counters, .init()), translation, symbols: symbols)
+        installs.merge(take(&other.installs, .init()), translation, symbols: symbols)
+        orders.merge(take(&other.orders, .init()), translation, symbols: symbols)
         totals.merge(other.totals, symbols: symbols)
     }
 }
