@@ -112,6 +112,22 @@ struct PropertyTests {
         #expect(outputs[0] == outputs[2])
     }
 
+    @Test func theOrderOfInputFilesOnTheCommandLineChangesNoByte() throws {
+        let directory = try temporaryDirectory("order")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let summary = try LogGenerator.generate(
+            GeneratorOptions(events: 9000, files: 3, seed: 12, badLineShare: 0.03), into: directory + "/in")
+        var outputs: [[String: String]] = []
+        for (index, order) in [summary.files, summary.files.reversed(), [summary.files[1], summary.files[2], summary.files[0]]].enumerated() {
+            let out = directory + "/out-\(index)"
+            _ = try Pipeline.run(RunOptions(inputs: order, outputDirectory: out, jobs: 2, maxRejectRate: 1))
+            outputs.append(try reportContents(out))
+        }
+        #expect(outputs[0] == outputs[1])
+        #expect(outputs[0] == outputs[2])
+        #expect(outputs[0]["rejects.ndjson"]?.isEmpty == false)
+    }
+
     /// The reports of one generated set, run once per `--jobs` value.
     func reportsByJobs(events: Int, files: Int, seed: UInt64, jobs: [Int]) throws -> [[String: String]] {
         let directory = try temporaryDirectory("jobs")
