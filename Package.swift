@@ -23,8 +23,7 @@ let package = Package(
         ),
         .testTarget(
             name: "GroveReportTests",
-            dependencies: ["GroveReport"],
-            resources: [.copy("Fixtures")]
+            dependencies: ["GroveReport"]
         ),
     ]
 )
