@@ -81,3 +81,22 @@ struct StageTests {
         }
     }
 }
+
+extension StageTests {
+    @Test func corruptedRecordsAreRefusedOrReadNeverCrash() {
+        let valid = recordLines(partialState(Array(Self.lines.prefix(500))))
+        var random = SeededRandom(seed: 21)
+        var refused = 0
+        for _ in 0..<2000 {
+            var line = Array(valid.randomElement(using: &random)!)
+            for _ in 0..<Int.random(in: 1...3, using: &random) {
+                let position = Int.random(in: 0..<line.count, using: &random)
+                line[position] = [UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "\""), UInt8(ascii: "e"), 0x09, 0xFF]
+                    .randomElement(using: &random)!
+            }
+            var decoder = RecordDecoder()
+            do { try decoder.read(ArraySlice(line)) } catch { refused += 1 }
+        }
+        #expect(refused > 0)
+    }
+}

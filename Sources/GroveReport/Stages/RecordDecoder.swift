@@ -44,10 +44,10 @@ struct RecordDecoder {
             accounting.accepted = try fields.integers("accepted", count: EventType.allCases.count)
             accounting.ignored = try fields.integers("ignored", count: IgnoreReason.allCases.count)
             for (reasonText, count) in try fields.object("rejected") {
-                guard let reason = RejectReason(text: ByteString(reasonText)), case .number(let number) = count else {
+                guard let reason = RejectReason(text: ByteString(reasonText)) else {
                     throw failure("unknown reject reason \(reasonText)")
                 }
-                accounting.rejected[reason] = Int(number)
+                accounting.rejected[reason] = try fields.integer(count)
             }
             accounting.files = try fields.integer("files")
             accounting.bytes.read = try fields.integer("bytes_read")
@@ -81,10 +81,10 @@ struct RecordDecoder {
                 clickId: try fields.optionalString("clickId").map { symbol($0) }, context: payload.context, utm: payload.utm)
             var entries: [ValueCounts<OpenPayload>.Entry] = []
             for entry in try fields.array("payloads") {
-                guard case .array(let pair) = entry, pair.count == 2, case .array(let parts) = pair[0], case .number(let lines) = pair[1] else {
+                guard case .array(let pair) = entry, pair.count == 2, case .array(let parts) = pair[0] else {
                     throw failure("bad payload count")
                 }
-                entries.append(.init(value: try fields.payload(parts, &state.symbols), lines: Int(lines)))
+                entries.append(.init(value: try fields.payload(parts, &state.symbols), lines: try fields.integer(pair[1])))
             }
             guard !entries.isEmpty else { throw failure("an open needs a payload") }
             var record = OpenRecord(original)
@@ -94,10 +94,10 @@ struct RecordDecoder {
             let winner = ClickBind(ts: try fields.instant("ts"), clickId: symbol(key[0]), normalizedEmail: symbol(try fields.string("email")))
             var entries: [ValueCounts<Symbol>.Entry] = []
             for entry in try fields.array("emails") {
-                guard case .array(let pair) = entry, pair.count == 2, case .string(let email) = pair[0], case .number(let lines) = pair[1] else {
+                guard case .array(let pair) = entry, pair.count == 2, case .string(let email) = pair[0] else {
                     throw failure("bad email count")
                 }
-                entries.append(.init(value: symbol(email), lines: Int(lines)))
+                entries.append(.init(value: symbol(email), lines: try fields.integer(pair[1])))
             }
             guard !entries.isEmpty else { throw failure("a binding needs an email") }
             var record = BindingRecord(winner)
@@ -279,7 +279,9 @@ private struct Fields {
 
     func instant(_ value: JSONValue) throws(RecordError) -> Instant {
         guard case .array(let parts) = value, parts.count == 2 else { throw failure("an instant is [seconds, nanoseconds]") }
-        return Instant(seconds: Int64(try integer(parts[0])), nanoseconds: Int32(try integer(parts[1])))
+        let nanoseconds = try integer(parts[1])
+        guard (0..<1_000_000_000).contains(nanoseconds) else { throw failure("nanoseconds out of range") }
+        return Instant(seconds: Int64(try integer(parts[0])), nanoseconds: Int32(nanoseconds))
     }
 
     func route(_ name: String) throws(RecordError) -> Route { try route(try value(name)) }
