@@ -203,3 +203,20 @@ private func redact(_ text: String) -> String {
         }
     }
 }
+
+@Test func noEmailSurvivesBrokenQuotesOrMangledKeys() {
+    let lines = [
+        #"{"type":"click_bind","ts":"x",clickId":"c1","verifiedEmail":"user11049@example.com"}"#,
+        #"{"type":"click_bin","verifiedEma\#u{FFFD}l":"user24589@mail.example.org"}"#,
+        #"{"type":"click_bind","verifiedEmail":]user25022@example.net"}"#,
+        #"{"type":"link_open","note":"someone\u0040example.com","#,
+        #"{"type]]":"click_,ind","verifiedEm0ail":"user14875@mail.example.org"}"#,
+    ]
+    for line in lines {
+        let text = String(decoding: Array(line.utf8).withUnsafeBufferPointer { RawLineRedactor.redact($0) }, as: UTF8.self)
+        #expect(!text.contains("@") && !text.lowercased().contains("\\u0040"), "\(text)")
+        #expect(!text.contains("example"), "\(text)")
+    }
+    let plain = #"{"type":"decision","ts":"2026"#
+    #expect(String(decoding: Array(plain.utf8).withUnsafeBufferPointer { RawLineRedactor.redact($0) }, as: UTF8.self) == plain)
+}

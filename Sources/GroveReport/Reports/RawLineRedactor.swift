@@ -24,9 +24,15 @@ public enum RawLineRedactor {
     ].map { Array($0.utf8) }
     private static let clickBindKeys = ["type", "ts", "clickId", "verifiedEmail"].map { Array($0.utf8) }
 
-    /// Returns the line with sensitive values replaced by "[REDACTED]", as valid UTF-8 bytes (not
-    /// JSON-escaped; the caller escapes it into a JSON string).
+    /// Returns the line with sensitive values replaced by "[REDACTED]" and every run holding an
+    /// `@` masked (see `maskingEmails`), as valid UTF-8 bytes (not JSON-escaped; the caller
+    /// escapes it into a JSON string).
     public static func redact(_ line: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        maskingEmails(redactingSensitiveKeys(line))
+    }
+
+    /// The lexical pass: values of sensitive keys, and of keys outside an allowlist in force.
+    private static func redactingSensitiveKeys(_ line: UnsafeBufferPointer<UInt8>) -> [UInt8] {
         var name: [UInt8] = []
         let allowed = allowedKeys(line, &name)
         var out: [UInt8] = []
@@ -67,6 +73,48 @@ public enum RawLineRedactor {
             lastString = nil
         }
         return Array(String(decoding: out, as: UTF8.self).utf8)
+    }
+
+    /// Masks every run of bytes holding `@` (or its escape `\u0040`). A broken quote or a mangled
+    /// key (`"verifiedEm0ail"`, a type no longer `click_bind`) can hide a value from the lexical
+    /// pass; with this one no email address survives whatever the damage. Other values with an
+    /// `@` (a campaign named `@partners`) are masked too: a debugging aid may show less, never more.
+    private static func maskingEmails(_ lexical: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(lexical.count)
+        var start = 0
+        while start < lexical.count {
+            var end = start
+            while end < lexical.count, !isRunDelimiter(lexical[end]) { end += 1 }
+            if end == start {
+                out.append(lexical[start])
+                start += 1
+                continue
+            }
+            let run = lexical[start..<end]
+            out.append(contentsOf: holdsAt(run) ? Array("[REDACTED]".utf8) : Array(run))
+            start = end
+        }
+        return out
+    }
+
+    private static func isRunDelimiter(_ byte: UInt8) -> Bool {
+        switch byte {
+        case quote, UInt8(ascii: ","), UInt8(ascii: ":"), UInt8(ascii: "{"), UInt8(ascii: "}"), UInt8(ascii: "["),
+             UInt8(ascii: "]"):
+            return true
+        default:
+            return isWhitespace(byte)
+        }
+    }
+
+    private static func holdsAt(_ run: ArraySlice<UInt8>) -> Bool {
+        if run.contains(UInt8(ascii: "@")) { return true }
+        let lowered = run.map { $0 | 0x20 }
+        let escape = Array("\\u0040".utf8).map { $0 | 0x20 }
+        return lowered.count >= escape.count && (0...(lowered.count - escape.count)).contains {
+            Array(lowered[$0..<($0 + escape.count)]) == escape
+        }
     }
 
     /// The allowlist in force: keys allowed by every allowlisted type the line mentions, or nil.
