@@ -34,7 +34,8 @@ public struct AttributionCounts: Sendable, Equatable {
 public struct AttributionResult: Sendable, Equatable {
     public var campaigns: [(campaign: ByteString, counts: AttributionCounts)]
     public var totals: AttributionCounts
-    /// Lines of a click after its first (its earliest line is the click).
+    /// Clicks seen on more than one line, each counted once (SPEC: "each counted once per
+    /// distinct openId or clickId").
     public var duplicateClicks = 0
     /// Opens whose original names a `clickId` that no click has.
     public var orphanOpens = 0

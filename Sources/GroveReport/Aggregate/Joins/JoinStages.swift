@@ -123,7 +123,7 @@ private struct AttributionJoins {
     mutating func join(_ attribution: inout AttributionState, noCampaign: Symbol, symbols: SymbolTable) {
         // Every click becomes the join record of its own key: the clicks' index serves as is.
         let clicks = take(&attribution.clicks, .init())
-        extras.duplicateClicks += clicks.records.reduce(0) { $0 + $1.lines - 1 }
+        extras.duplicateClicks += clicks.records.reduce(0) { $0 + ($1.lines > 1 ? 1 : 0) }
         var joined = clicks.mapRecords { click in
             var join = ClickJoin()
             join.click = (click.earliest.utm.campaign ?? noCampaign, click.earliest.route)
