@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import GroveReport
 
@@ -179,5 +180,19 @@ struct ManyValuesPerKeyTests {
         let campaign = result.exposure.first
         #expect(campaign?.multiVariantUnits == 1)
         #expect(campaign?.variants.first { $0.variant == ByteString("v0") }?.units == 3000)
+    }
+}
+
+extension AttributionTests {
+    @Test func anOpenWhoseClickIsInALaterFileJoinsIt() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try writeFile(directory + "/in/1-opens.ndjson", ndjson([Self.open("o1", "2026-03-01T10:00:00Z", click: "c7")]))
+        try writeFile(directory + "/in/2-clicks.ndjson.gz", try gzip(ndjson([Self.click("c7", "2026-03-01T09:00:00Z", campaign: "later")])))
+        for jobs in [1, 2] {
+            let result = try Pipeline.run(RunOptions(inputs: [directory + "/in"], outputDirectory: nil, jobs: jobs))
+            #expect(result.attribution.campaigns.first?.counts.opens == 1, "jobs \(jobs)")
+            #expect(result.attribution.orphanOpens == 0)
+        }
     }
 }
