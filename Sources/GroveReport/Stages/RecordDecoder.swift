@@ -117,9 +117,8 @@ struct RecordDecoder {
             for entry in try fields.array("decisions") {
                 guard case .array(let parts) = entry, parts.count == 6 else { throw failure("bad decision") }
                 install.add(InstallRecord.UnitDecision(
-                    unit: try fields.unit(parts[0], parts[1], &state.symbols), variant: symbol(try fields.string(parts[2])),
-                    firstExposure: try fields.instant(parts[3]), control: try fields.bool(parts[4]),
-                    lines: try fields.integer(parts[5])))
+                    unit: try fields.unit(parts[0], parts[1], &state.symbols),
+                    exposure: try fields.exposure(parts[2...4], &state.symbols), lines: try fields.integer(parts[5])))
             }
             for entry in try fields.array("impressions") {
                 guard case .array(let parts) = entry, parts.count == 2 else { throw failure("bad impression") }
@@ -167,9 +166,7 @@ struct RecordDecoder {
             var assignment = UnitAssignment()
             for entry in try fields.array("variants") {
                 guard case .array(let parts) = entry, parts.count == 3 else { throw failure("bad variant") }
-                assignment.add(.init(
-                    variant: symbol(try fields.string(parts[0])), firstExposure: try fields.instant(parts[1]),
-                    control: try fields.bool(parts[2])))
+                assignment.add(try fields.exposure(parts[...], &state.symbols))
             }
             let unitKey = CampaignUnit(campaign: symbol(key[0]), unit: try fields.unit(.string(key[1]), .string(key[2]), &state.symbols))
             state.joins.unitAssignments.upsert(unitKey, { assignment }, { [symbols] in $0.merge(assignment, symbols: symbols) })
@@ -302,6 +299,14 @@ private struct Fields {
         default: throw failure("a unit is install or customer")
         }
         return UnitKey(kind: unitKind, id: symbols.intern(Array(try string(id).utf8)))
+    }
+
+    /// `[variant, firstExposure, control]`.
+    func exposure(_ parts: ArraySlice<JSONValue>, _ symbols: inout SymbolTable) throws(RecordError) -> VariantExposure {
+        let start = parts.startIndex
+        return VariantExposure(
+            variant: symbols.intern(Array(try string(parts[start]).utf8)), firstExposure: try instant(parts[start + 1]),
+            control: try bool(parts[start + 2]))
     }
 
     func utm(_ name: String, _ symbols: inout SymbolTable) throws(RecordError) -> UTMParameters {

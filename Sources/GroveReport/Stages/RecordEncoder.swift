@@ -38,6 +38,11 @@ struct RecordEncoder {
 
     private func utm(_ utm: UTMParameters) -> JSONOutput { .array(utm.all.map(text)) }
 
+    /// `[variant, firstExposure, control]`.
+    private func exposure(_ exposure: VariantExposure) -> [JSONOutput] {
+        [text(exposure.variant), instant(exposure.firstExposure), .bool(exposure.control)]
+    }
+
     private func unit(_ unit: UnitKey) -> [JSONOutput] {
         [.text(unit.kind == .install ? "install" : "customer"), text(unit.id)]
     }
@@ -125,8 +130,7 @@ struct RecordEncoder {
             emit([.text("inst"), text(key.first), text(key.second)], [
                 JSONOutput.Member("preview", .bool(install.isPreviewInstall)),
                 JSONOutput.Member("decisions", .array(install.decisions.values.map { decision in
-                    .array(unit(decision.unit) + [text(decision.variant), instant(decision.firstExposure),
-                                                  .bool(decision.control), .integer(decision.lines)])
+                    .array(unit(decision.unit) + exposure(decision.exposure) + [.integer(decision.lines)])
                 })),
                 JSONOutput.Member("impressions", .array(install.impressions.entries.map { .array([text($0.key), .integer($0.value)]) })),
                 JSONOutput.Member("grants", .integer(install.grants)),
@@ -164,7 +168,7 @@ struct RecordEncoder {
         for (key, assignment) in zip(joins.unitAssignments.keys, joins.unitAssignments.records) {
             emit([.text("U"), text(key.campaign)] + unit(key.unit), [
                 JSONOutput.Member("variants", .array(assignment.variants.map {
-                    .array([text($0.variant), instant($0.firstExposure), .bool($0.control)])
+                    .array(exposure($0))
                 })),
             ])
         }

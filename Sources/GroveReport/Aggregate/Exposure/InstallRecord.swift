@@ -17,9 +17,7 @@ struct InstallRecord: MergeableRecord {
     /// The clean decisions of one unit for one variant.
     struct UnitDecision: Sendable, Equatable {
         var unit: UnitKey
-        var variant: Symbol
-        var firstExposure: Instant
-        var control: Bool
+        var exposure: VariantExposure
         var lines: Int
     }
 
@@ -43,7 +41,8 @@ struct InstallRecord: MergeableRecord {
     /// Adds a clean decision of `unit`.
     mutating func add(_ decision: Decision, unit: UnitKey) {
         guard admits(decision.isPreview, decision.subject) else { return }
-        add(UnitDecision(unit: unit, variant: decision.variantId, firstExposure: decision.ts, control: decision.control, lines: 1))
+        let exposure = VariantExposure(variant: decision.variantId, firstExposure: decision.ts, control: decision.control)
+        add(UnitDecision(unit: unit, exposure: exposure, lines: 1))
     }
 
     mutating func add(_ impression: Impression) {
@@ -57,9 +56,8 @@ struct InstallRecord: MergeableRecord {
     }
 
     mutating func add(_ decision: UnitDecision) {
-        decisions.upsert(UnitVariant(unit: decision.unit, variant: decision.variant), { decision }) { existing in
-            existing.firstExposure = min(existing.firstExposure, decision.firstExposure)
-            existing.control = existing.control || decision.control
+        decisions.upsert(UnitVariant(unit: decision.unit, variant: decision.exposure.variant), { decision }) { existing in
+            existing.exposure.absorb(decision.exposure)
             existing.lines += decision.lines
         }
     }
@@ -79,8 +77,8 @@ struct InstallRecord: MergeableRecord {
         copy.decisions = decisions.map { entry in
             var moved = entry.value
             moved.unit = moved.unit.translated(translation)
-            moved.variant = translation[moved.variant]
-            return .init(key: UnitVariant(unit: moved.unit, variant: moved.variant), value: moved)
+            moved.exposure.variant = translation[moved.exposure.variant]
+            return .init(key: UnitVariant(unit: moved.unit, variant: moved.exposure.variant), value: moved)
         }
         copy.impressions = impressions.map { .init(key: translation[$0.key], value: $0.value) }
         return copy

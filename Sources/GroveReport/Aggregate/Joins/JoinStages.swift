@@ -209,10 +209,8 @@ private struct ExposureJoins {
             if scope == .unit { return }
         }
         for decision in install.decisions.values {
-            let variant = UnitAssignment.Variant(
-                variant: decision.variant, firstExposure: decision.firstExposure, control: decision.control)
             unitAssignments.modify(CampaignUnit(campaign: campaign, unit: decision.unit), default: UnitAssignment.init) {
-                $0.add(variant)
+                $0.add(decision.exposure)
             }
         }
         for impression in install.impressions.entries {

@@ -1,22 +1,26 @@
+/// A unit's decisions for one variant: the earliest of them and whether any marks the control.
+struct VariantExposure: Sendable, Equatable {
+    var variant: Symbol
+    var firstExposure: Instant
+    var control: Bool
+
+    /// Folds in more decisions of the same unit and variant.
+    mutating func absorb(_ other: VariantExposure) {
+        firstExposure = min(firstExposure, other.firstExposure)
+        control = control || other.control
+    }
+}
+
 /// The variants one unit was assigned in one campaign, by its remaining decisions (join stage 1,
 /// keyed by campaign and unit): rule 3 and first exposure are decided from it in stage 2.
 struct UnitAssignment: MergeableRecord {
-    struct Variant: Sendable, Equatable {
-        var variant: Symbol
-        var firstExposure: Instant
-        var control: Bool
-    }
-
     /// By variant.
-    private(set) var byVariant = SmallMap<Symbol, Variant>()
+    private(set) var byVariant = SmallMap<Symbol, VariantExposure>()
 
-    var variants: [Variant] { byVariant.values }
+    var variants: [VariantExposure] { byVariant.values }
 
-    mutating func add(_ variant: Variant) {
-        byVariant.upsert(variant.variant, { variant }) { existing in
-            existing.firstExposure = min(existing.firstExposure, variant.firstExposure)
-            existing.control = existing.control || variant.control
-        }
+    mutating func add(_ variant: VariantExposure) {
+        byVariant.upsert(variant.variant, { variant }) { $0.absorb(variant) }
     }
 
     mutating func merge(_ other: UnitAssignment, symbols: SymbolTable) {
@@ -26,7 +30,7 @@ struct UnitAssignment: MergeableRecord {
     func translated(_ translation: SymbolTranslation) -> UnitAssignment {
         var copy = UnitAssignment()
         for variant in variants {
-            copy.add(Variant(variant: translation[variant.variant], firstExposure: variant.firstExposure, control: variant.control))
+            copy.add(VariantExposure(variant: translation[variant.variant], firstExposure: variant.firstExposure, control: variant.control))
         }
         return copy
     }
