@@ -13,9 +13,19 @@ let package = Package(
             path: "Sources/CZlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
+        .systemLibrary(
+            name: "CCrypto",
+            path: "Sources/CCrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
+        .systemLibrary(
+            name: "CSQLite",
+            path: "Sources/CSQLite",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
         .target(
             name: "GroveReport",
-            dependencies: ["CZlib"]
+            dependencies: ["CZlib", "CCrypto", "CSQLite"]
         ),
         .executableTarget(
             name: "grove-report",

@@ -166,3 +166,13 @@ struct InputTests {
         #expect(errors.map(\.file) == [root + "/missing.gz"])
     }
 }
+
+/// SHA-256 against the FIPS 180-2 vectors, whole and fed in pieces.
+@Test func sha256KnownDigests() {
+    #expect(SHA256Digest.hex(Array("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+    #expect(SHA256Digest.hex([]) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+    var incremental = SHA256Digest()
+    incremental.update(Array("ab".utf8))
+    incremental.update(Array("c".utf8))
+    #expect(incremental.hexDigest() == SHA256Digest.hex(Array("abc".utf8)))
+}

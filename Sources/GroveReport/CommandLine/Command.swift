@@ -94,7 +94,7 @@ public enum Command: Sendable {
     private static func analysisOptions(_ words: [String], command: String) throws(UsageError) -> RunOptions {
         let arguments = try ArgumentList(
             words, command: command,
-            valued: ["out", "config", "preview-scope", "jobs", "max-reject-rate"], flags: ["rejects-raw"])
+            valued: ["out", "config", "preview-scope", "jobs", "max-reject-rate", "lock-wait"], flags: ["rejects-raw"])
         var options = RunOptions()
         options.inputs = arguments.positionals
         options.outputDirectory = arguments.value("out")
@@ -104,6 +104,7 @@ public enum Command: Sendable {
         options.jobs = try arguments.number("jobs", default: defaultJobs(), in: 1...1024)
         options.maxRejectRate = try arguments.number("max-reject-rate", default: RunOptions.defaultMaxRejectRate, in: 0...1)
         options.configuration = try configuration(arguments, command: command)
+        options.lockWaitSeconds = try arguments.number("lock-wait", default: 0, in: 0...1e9)
         return options
     }
 

@@ -12,6 +12,8 @@ public struct RunOptions: Sendable {
     public var maxRejectRate: Double
     /// Whether `rejects.ndjson` carries the redacted raw line.
     public var rejectsRaw: Bool
+    /// How long to wait for another run to release the output directory or the state.
+    public var lockWaitSeconds: Double = 0
 
     public static let defaultInputs = ["SampleData"]
     public static let defaultOutputDirectory = "Reports"
@@ -40,4 +42,8 @@ public enum ExitStatus: Int32, Sendable {
     case usage = 2
     /// `validate` found audit violations.
     case violations = 3
+    /// The outputs could not be written (full disk, read-only or vanished directory): `EX_IOERR`.
+    case outputFailure = 74
+    /// The output directory or the state is in use by another run: `EX_TEMPFAIL`, try again later.
+    case busy = 75
 }
