@@ -13,6 +13,8 @@ public enum Command: Sendable {
     case merge(join: Int?, scope: PreviewScope)
     /// Final stage records → the report files.
     case render(RenderOptions)
+    /// Print a state's runs for people, or as JSON.
+    case state(path: String, json: Bool)
     /// Print this help text and exit 0.
     case help(String)
 
@@ -34,12 +36,13 @@ public enum Command: Sendable {
             guard let topic = rest.first else { return .help(HelpText.tool) }
             guard let text = HelpText.forCommand(topic) else { throw UsageError("no help for '\(topic)': the commands are run, validate, generate") }
             return .help(text)
-        case "run", "validate", "generate", "partial", "merge", "render":
+        case "run", "validate", "generate", "partial", "merge", "render", "state":
             if rest.contains("--help") || rest.contains("-h") { return .help(HelpText.forCommand(first)!) }
             switch first {
             case "run": return .run(try analysisOptions(rest, command: "run"))
             case "validate": return .validate(try analysisOptions(rest, command: "validate"))
             case "generate": return try generate(rest)
+            case "state": return try state(rest)
             default: return try stage(first, rest)
             }
         default:
@@ -94,7 +97,7 @@ public enum Command: Sendable {
     private static func analysisOptions(_ words: [String], command: String) throws(UsageError) -> RunOptions {
         let arguments = try ArgumentList(
             words, command: command,
-            valued: ["out", "config", "preview-scope", "jobs", "max-reject-rate", "lock-wait"], flags: ["rejects-raw"])
+            valued: ["out", "config", "preview-scope", "jobs", "max-reject-rate", "lock-wait", "state"], flags: ["rejects-raw"])
         var options = RunOptions()
         options.inputs = arguments.positionals
         options.outputDirectory = arguments.value("out")
@@ -105,7 +108,23 @@ public enum Command: Sendable {
         options.maxRejectRate = try arguments.number("max-reject-rate", default: RunOptions.defaultMaxRejectRate, in: 0...1)
         options.configuration = try configuration(arguments, command: command)
         options.lockWaitSeconds = try arguments.number("lock-wait", default: 0, in: 0...1e9)
+        options.configurationPath = arguments.value("config")
+        options.statePath = arguments.value("state")
+        if options.statePath != nil {
+            guard command == "run" else { throw UsageError("\(command) does not take --state: use 'run --state FILE'", command: command) }
+            // With a state, no INPUT means: ingest nothing, report the state.
+        } else if options.inputs.isEmpty {
+            options.inputs = RunOptions.defaultInputs
+        }
         return options
+    }
+
+    private static func state(_ words: [String]) throws(UsageError) -> Command {
+        let arguments = try ArgumentList(words, command: "state", valued: [], flags: ["json"])
+        guard arguments.positionals.count == 1, let path = arguments.positionals.first else {
+            throw UsageError("state needs exactly one FILE: the --state file to describe", command: "state")
+        }
+        return .state(path: path, json: arguments.has("json"))
     }
 
     private static func generate(_ words: [String]) throws(UsageError) -> Command {

@@ -15,8 +15,19 @@ public enum CommandRunner {
         case .help(let text):
             print(text, terminator: "")
             return .success
+        case .run(let options) where options.statePath != nil:
+            return analyseWithState(options)
         case .run(let options):
             return analyse(options, printAudit: false)
+        case .state(let path, let json):
+            do throws(StateError) {
+                let overview = try StateOverview(path: path)
+                if json { FileHandle.standardOutput.write(Data(overview.json)) } else { print(overview.text, terminator: "") }
+                return .success
+            } catch {
+                printError("grove-report: \(error)")
+                return status(for: error)
+            }
         case .validate(let options):
             return analyse(options, printAudit: true)
         case .partial(let name, let index, let rejectsRaw):
@@ -60,6 +71,37 @@ public enum CommandRunner {
         reportProblems(result, maxRejectRate: options.maxRejectRate)
         if printAudit { print(PreviewAuditReport.text(result.grona.audit), terminator: "") }
         return result.status(maxRejectRate: options.maxRejectRate, failOnViolations: printAudit)
+    }
+
+    private static func analyseWithState(_ options: RunOptions) -> ExitStatus {
+        let progress = ProgressLine.startIfTerminal()
+        defer { progress?.stop() }
+        let result: RunResult
+        do throws(StatefulRun.Failure) {
+            result = try StatefulRun.run(options, statePath: options.statePath ?? "", progress: progress?.counters)
+        } catch {
+            progress?.stop()
+            switch error {
+            case .state(let failure):
+                printError("grove-report: \(failure)")
+                return status(for: failure)
+            case .output(let failure):
+                printError("grove-report: \(failure)")
+                return .outputFailure
+            }
+        }
+        progress?.stop()
+        reportProblems(result, maxRejectRate: options.maxRejectRate)
+        return result.status(maxRejectRate: options.maxRejectRate, failOnViolations: false)
+    }
+
+    /// The exit status of a state that could not be used.
+    static func status(for error: StateError) -> ExitStatus {
+        switch error {
+        case .busy: .busy
+        case .newerSchema, .notAState, .changedInput: .usage
+        case .cannotWrite: .outputFailure
+        }
     }
 
     /// Runs a stage filter: its output goes to stdout only when it succeeded, so a failed stage

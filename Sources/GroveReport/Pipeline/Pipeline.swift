@@ -8,10 +8,14 @@ public struct RunResult: Sendable {
     public var attribution: AttributionResult
     public var grona: GronaResult
     public var wallSeconds: Double
+    /// What a `run --state` did: its own lines, inputs and `changes.csv`.
+    public var stateRun: StateRunReport?
 
-    /// rejected / lines, 0 for no lines.
+    /// rejected / lines, 0 for no lines: of this run's own lines, with a state.
     public var rejectRate: Double {
-        accounting.lines == 0 ? 0 : Double(accounting.rejectedTotal) / Double(accounting.lines)
+        let (lines, rejected) = stateRun.map { ($0.record.lines, $0.record.rejected) }
+            ?? (accounting.lines, accounting.rejectedTotal)
+        return lines == 0 ? 0 : Double(rejected) / Double(lines)
     }
 
     /// The exit status: input problems (1) before violations (3, only for `validate`).
@@ -33,8 +37,8 @@ public enum Pipeline {
         let scratch = try output?.scratchDirectory()
         defer { if let scratch { try? FileManager.default.removeItem(atPath: scratch) } }
 
-        let (files, discoveryErrors) = InputDiscovery.expand(options.inputs.isEmpty ? RunOptions.defaultInputs : options.inputs)
-        var (state, spools) = try aggregate(
+        let (files, discoveryErrors) = InputDiscovery.expand(options.inputs)
+        var (state, spools, _) = try aggregate(
             files, jobs: options.jobs, rejectsRaw: options.rejectsRaw, scratch: scratch, progress: progress)
         var discovery = Accounting()
         discovery.files = discoveryErrors.count
@@ -55,15 +59,17 @@ public enum Pipeline {
 
     /// Reads `files` on `jobs` threads, each file whole on one thread (two when threads outnumber
     /// files) into that thread's partial state, and merges the partials. Returns the merged state
-    /// and the reject spools in report order (file name byte-wise, then input position).
+    /// , the reject spools in report order (file name byte-wise, then input position) and the
+    /// lines read from each file.
     public static func aggregate(
         _ files: [InputFile], jobs: Int, rejectsRaw: Bool, scratch: String?, progress: ProgressCounters? = nil
-    ) throws(OutputError) -> (PartialState, [String]) {
+    ) throws(OutputError) -> (state: PartialState, spools: [String], linesPerFile: [Int]) {
         let workers = max(1, min(jobs, files.count))
         // With fewer files than threads, each file is inflated and parsed on two threads.
         let pipelined = jobs > files.count
         let nextFile = Atomic<Int>(0)
         let partials = Mutex<[(PartialState, OutputError?)]>([])
+        let linesPerFile = Mutex([Int](repeating: 0, count: files.count))
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             var processor = FileProcessor(rejectsRaw: rejectsRaw, progress: progress, pipelined: pipelined)
             var state = PartialState()
@@ -72,6 +78,8 @@ public enum Pipeline {
                 let index = nextFile.add(1, ordering: .relaxed).oldValue
                 guard index < files.count else { break }
                 let spool = RejectSpool(path: scratch.map { "\($0)/rejects-\(index).ndjson" } ?? "/dev/null")
+                let linesBefore = state.accounting.lines
+                defer { linesPerFile.withLock { [lines = state.accounting.lines] in $0[index] = lines - linesBefore } }
                 do throws(OutputError) {
                     try processor.process(files[index], into: &state, rejects: spool)
                     _ = try spool.close()
@@ -91,10 +99,11 @@ public enum Pipeline {
         finished = []
         var merged = states.popLast() ?? PartialState()
         while let next = states.popLast() { merged.merge(consume next) }
-        guard let scratch else { return (merged, []) }
+        let lines = linesPerFile.withLock { $0 }
+        guard let scratch else { return (merged, [], lines) }
         let order = files.indices.sorted { (ByteString(files[$0].displayName), $0) < (ByteString(files[$1].displayName), $1) }
         let spools = order.map { "\(scratch)/rejects-\($0).ndjson" }.filter { FileManager.default.fileExists(atPath: $0) }
-        return (merged, spools)
+        return (merged, spools, lines)
     }
 }
 
@@ -106,6 +115,8 @@ public enum ReportWriter {
         try output.write(ExposureReport.csv(result.grona.exposure), to: "exposure.csv")
         try output.write(ExposureReport.json(result.grona.exposure), to: "exposure.json")
         try output.write(PreviewAuditReport.json(result.grona.audit), to: "preview_audit.json")
-        try output.write(SummaryReport.json(result.accounting, wallSeconds: result.wallSeconds), to: "summary.json")
+        if let changes = result.stateRun?.changes { try output.write(changes, to: "changes.csv") }
+        try output.write(
+            SummaryReport.json(result.accounting, wallSeconds: result.wallSeconds, run: result.stateRun?.record), to: "summary.json")
     }
 }

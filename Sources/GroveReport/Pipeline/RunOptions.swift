@@ -5,6 +5,10 @@ public struct RunOptions: Sendable {
     /// Where reports go; nil writes none (a `validate` without `--out`).
     public var outputDirectory: String?
     public var configuration: Configuration?
+    /// The `--config` path as given, recorded by `--state` runs.
+    public var configurationPath: String?
+    /// `--state FILE`: the SQLite state of incremental runs.
+    public var statePath: String?
     public var previewScope: PreviewScope
     /// Worker threads; at least 1.
     public var jobs: Int

@@ -7,10 +7,13 @@ public enum AttributionReport {
 
     public static func csv(_ result: AttributionResult) -> [UInt8] {
         var table = CSVTable(header: header)
-        for (campaign, counts) in result.campaigns {
-            table.append([.string(campaign)] + cells(counts))
-        }
+        for row in rows(result) { table.append(row) }
         return table.rendered()
+    }
+
+    /// The CSV rows' cells in header order (also what the state's history keeps).
+    static func rows(_ result: AttributionResult) -> [[JSONOutput]] {
+        result.campaigns.map { campaign, counts in [.string(campaign)] + cells(counts) }
     }
 
     public static func json(_ result: AttributionResult) -> [UInt8] {

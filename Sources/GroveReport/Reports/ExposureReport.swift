@@ -8,12 +8,13 @@ public enum ExposureReport {
 
     public static func csv(_ campaigns: [ExposureCampaign]) -> [UInt8] {
         var table = CSVTable(header: header)
-        for campaign in campaigns {
-            for row in campaign.variants {
-                table.append(cells(row))
-            }
-        }
+        for row in rows(campaigns) { table.append(row) }
         return table.rendered()
+    }
+
+    /// The CSV rows' cells in header order (also what the state's history keeps).
+    static func rows(_ campaigns: [ExposureCampaign]) -> [[JSONOutput]] {
+        campaigns.flatMap { $0.variants.map(cells) }
     }
 
     public static func json(_ campaigns: [ExposureCampaign]) -> [UInt8] {

@@ -1,6 +1,7 @@
 /// Renders `summary.json` (SPEC section 7): the accounting of every line, input errors, bytes and time.
 public enum SummaryReport {
-    public static func json(_ accounting: Accounting, wallSeconds: Double) -> [UInt8] {
+    /// `run` is what a `run --state` did in this run alone.
+    public static func json(_ accounting: Accounting, wallSeconds: Double, run: StateRunRecord? = nil) -> [UInt8] {
         let rejected = accounting.rejected.sorted { $0.key.text < $1.key.text }.map { reason, count in
             JSONOutput.Member(key: reason.text, .integer(count))
         }
@@ -25,6 +26,6 @@ public enum SummaryReport {
             JSONOutput.Member("bytes_read", .integer(accounting.bytes.read)),
             JSONOutput.Member("bytes_decompressed", .integer(accounting.bytes.decompressed)),
             JSONOutput.Member("wall_seconds", .decimal(wallSeconds)),
-        ]).rendered()
+        ] + (run.map { [JSONOutput.Member("run", $0.json)] } ?? [])).rendered()
     }
 }

@@ -8,15 +8,18 @@ struct RecordEncoder {
     static let formatVersion = 1
 
     let state: PartialState
+    /// Set for the state file, which must hold no email address (`TextSealing`).
+    let sealing: TextSealing?
     private(set) var output: [UInt8] = []
 
-    init(_ state: PartialState) {
+    init(_ state: PartialState, sealing: TextSealing? = nil) {
         self.state = state
+        self.sealing = sealing
     }
 
     /// Every record of the state.
-    static func encode(_ state: PartialState) -> [UInt8] {
-        var encoder = RecordEncoder(state)
+    static func encode(_ state: PartialState, sealing: TextSealing? = nil) -> [UInt8] {
+        var encoder = RecordEncoder(state, sealing: sealing)
         encoder.encodeAll()
         return encoder.output
     }
@@ -28,7 +31,16 @@ struct RecordEncoder {
         output.append(0x0A)
     }
 
-    private func text(_ symbol: Symbol) -> JSONOutput { .string(state.symbols.string(symbol)) }
+    private func text(_ symbol: Symbol) -> JSONOutput {
+        let text = state.symbols.string(symbol)
+        return .string(sealing?.seal(text, always: false) ?? text)
+    }
+
+    /// A normalized email: only ever written sealed into the state.
+    private func email(_ symbol: Symbol) -> JSONOutput {
+        let text = state.symbols.string(symbol)
+        return .string(sealing?.seal(text, always: true) ?? text)
+    }
 
     private func text(_ symbol: Symbol?) -> JSONOutput { symbol.map(text) ?? .null }
 
@@ -105,8 +117,8 @@ struct RecordEncoder {
         for (key, binding) in zip(attribution.bindings.keys, attribution.bindings.records) {
             emit([.text("bind"), text(key)], [
                 JSONOutput.Member("ts", instant(binding.winner.ts)),
-                JSONOutput.Member("email", text(binding.winner.normalizedEmail)),
-                JSONOutput.Member("emails", .array(binding.emails.entries.map { .array([text($0.value), .integer($0.lines)]) })),
+                JSONOutput.Member("email", email(binding.winner.normalizedEmail)),
+                JSONOutput.Member("emails", .array(binding.emails.entries.map { .array([email($0.value), .integer($0.lines)]) })),
             ])
         }
     }

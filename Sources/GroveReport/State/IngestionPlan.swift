@@ -1,0 +1,73 @@
+import Foundation
+
+/// Which inputs of a `run --state` are new, by the SHA-256 of their bytes as read (compressed
+/// bytes for gzip): an input the state holds is skipped; a name it holds with other content is
+/// refused before anything is read.
+struct IngestionPlan {
+    private(set) var inputs: [StateRunRecord.Input] = []
+    /// The inputs to read, in the order given (standard input spooled to a scratch file).
+    private(set) var newFiles: [InputFile] = []
+    /// Discovery errors (missing paths…) as accounting: they fail the run.
+    private(set) var discovery = Accounting()
+    /// The position in `inputs` of each new file.
+    private var positions: [Int] = []
+
+    init(_ arguments: [String], store: StateStore, scratch: String) throws(StateError) {
+        let (files, errors) = InputDiscovery.expand(arguments)
+        discovery.files = errors.count
+        discovery.inputErrors = errors
+        var seen = Set<String>()
+        for file in files {
+            let readable = file.path == nil ? Self.spoolStandardInput(into: scratch) : file
+            // An unreadable file is read anyway, so that it is reported as an input error.
+            let fingerprint = readable.path.flatMap(Self.fingerprint) ?? (sha256: "", size: 0)
+            var status = StateRunRecord.InputStatus.ingested
+            if !fingerprint.sha256.isEmpty {
+                let known = seen.contains(fingerprint.sha256) ? true : try store.ingested(sha256: fingerprint.sha256) != nil
+                if known {
+                    status = .skipped
+                } else if file.path != nil, let earlier = try store.ingested(name: file.displayName) {
+                    throw .changedInput(file: file.displayName, run: earlier.run)
+                }
+                seen.insert(fingerprint.sha256)
+            }
+            if status == .ingested {
+                positions.append(inputs.count)
+                newFiles.append(readable)
+            }
+            inputs.append(StateRunRecord.Input(
+                file: file.displayName, sha256: fingerprint.sha256, status: status, lines: 0, size: fingerprint.size))
+        }
+    }
+
+    /// Sets the lines read from each new file.
+    mutating func count(linesPerFile: [Int]) {
+        for (position, lines) in zip(positions, linesPerFile) { inputs[position].lines = lines }
+    }
+
+    /// SHA-256 and size of a file's bytes; nil when it cannot be read.
+    private static func fingerprint(_ path: String) -> (sha256: String, size: Int)? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        var digest = SHA256Digest()
+        var size = 0
+        while let chunk = try? handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+            chunk.withUnsafeBytes { digest.update($0) }
+            size += chunk.count
+        }
+        return (digest.hexDigest(), size)
+    }
+
+    /// Copies standard input to a scratch file, so it can be hashed before it is read.
+    private static func spoolStandardInput(into scratch: String) -> InputFile {
+        let path = scratch + "/standard-input"
+        if FileManager.default.createFile(atPath: path, contents: nil), let target = FileHandle(forWritingAtPath: path) {
+            while let chunk = try? FileHandle.standardInput.read(upToCount: 1 << 20), !chunk.isEmpty {
+                // A spool that cannot be written reads back short: its hash and lines say so.
+                guard (try? target.write(contentsOf: chunk)) != nil else { break }
+            }
+            try? target.close()
+        }
+        return InputFile(displayName: "-", path: path)
+    }
+}

@@ -1,0 +1,150 @@
+import CSQLite
+
+/// Why SQLite refused: its result code and message, and what grove-report was doing.
+public struct SQLiteError: Error, CustomStringConvertible {
+    public var code: Int32
+    public var message: String
+
+    /// Another connection holds the write lock (after the busy timeout).
+    public var isBusy: Bool { code & 0xFF == SQLITE_BUSY || code & 0xFF == SQLITE_LOCKED }
+    /// The file is not a SQLite database.
+    public var isNotADatabase: Bool { code & 0xFF == SQLITE_NOTADB }
+
+    public var description: String { message }
+}
+
+/// One connection to a SQLite database file, used from one thread. Statements are prepared once
+/// and reused with new bindings; errors carry SQLite's code and message.
+final class SQLiteConnection {
+    private let handle: OpaquePointer
+
+    /// Opens the database at `path`: for writing (created when missing) or only for reading.
+    init(path: String, readOnly: Bool = false) throws(SQLiteError) {
+        var opened: OpaquePointer?
+        let mode = readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+        let status = sqlite3_open_v2(path, &opened, mode | SQLITE_OPEN_NOMUTEX, nil)
+        guard status == SQLITE_OK, let opened else {
+            let message = opened.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
+            sqlite3_close(opened)
+            throw SQLiteError(code: status, message: message)
+        }
+        handle = opened
+        sqlite3_extended_result_codes(handle, 1)
+    }
+
+    deinit { sqlite3_close_v2(handle) }
+
+    /// How long a statement waits for another connection's lock before failing with `SQLITE_BUSY`.
+    func setBusyTimeout(seconds: Double) {
+        sqlite3_busy_timeout(handle, Int32(min(seconds * 1000, Double(Int32.max))))
+    }
+
+    /// Runs one or more statements without results.
+    func execute(_ sql: String) throws(SQLiteError) {
+        let status = sqlite3_exec(handle, sql, nil, nil, nil)
+        guard status == SQLITE_OK else { throw error(status) }
+    }
+
+    func prepare(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
+        var statement: OpaquePointer?
+        let status = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
+        guard status == SQLITE_OK, let statement else { throw error(status) }
+        return SQLiteStatement(statement, connection: self)
+    }
+
+    /// The first column of the first row of `sql`, as an integer (0 when there is no row).
+    func integer(_ sql: String) throws(SQLiteError) -> Int64 {
+        let statement = try prepare(sql)
+        return try statement.step() ? statement.integer(0) : 0
+    }
+
+    func error(_ status: Int32) -> SQLiteError {
+        SQLiteError(code: status, message: String(cString: sqlite3_errmsg(handle)))
+    }
+}
+
+/// A prepared statement: bind by position (from 1), step, read columns (from 0), reset.
+final class SQLiteStatement {
+    private let statement: OpaquePointer
+    private let connection: SQLiteConnection
+
+    fileprivate init(_ statement: OpaquePointer, connection: SQLiteConnection) {
+        self.statement = statement
+        self.connection = connection
+    }
+
+    deinit { sqlite3_finalize(statement) }
+
+    /// A value to bind: what the state stores.
+    enum Value {
+        case integer(Int64)
+        case real(Double)
+        case text(String)
+        case bytes([UInt8])
+        case null
+    }
+
+    /// Resets the statement and binds `values` to its parameters in order.
+    @discardableResult
+    func bind(_ values: [Value]) throws(SQLiteError) -> SQLiteStatement {
+        sqlite3_reset(statement)
+        sqlite3_clear_bindings(statement)
+        for (offset, value) in values.enumerated() {
+            let position = Int32(offset + 1)
+            let status: Int32
+            switch value {
+            case .integer(let number): status = sqlite3_bind_int64(statement, position, number)
+            case .real(let number): status = sqlite3_bind_double(statement, position, number)
+            case .text(let text): status = sqlite3_bind_text(statement, position, text, -1, grove_sqlite_transient())
+            case .bytes(let bytes):
+                // A zero-length text is bound from a valid pointer, so it reads back as '' and not NULL.
+                status = (bytes.isEmpty ? [0] : bytes).withUnsafeBytes {
+                    sqlite3_bind_text(statement, position, $0.baseAddress!.assumingMemoryBound(to: CChar.self),
+                                      Int32(bytes.count), grove_sqlite_transient())
+                }
+            case .null: status = sqlite3_bind_null(statement, position)
+            }
+            guard status == SQLITE_OK else { throw connection.error(status) }
+        }
+        return self
+    }
+
+    /// Advances to the next row: true while there is one.
+    func step() throws(SQLiteError) -> Bool {
+        switch sqlite3_step(statement) {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        case let status: throw connection.error(status)
+        }
+    }
+
+    /// Runs a statement that returns no rows.
+    func run(_ values: [Value] = []) throws(SQLiteError) {
+        try bind(values)
+        while try step() {}
+    }
+
+    func isNull(_ column: Int32) -> Bool { sqlite3_column_type(statement, column) == SQLITE_NULL }
+
+    func integer(_ column: Int32) -> Int64 { sqlite3_column_int64(statement, column) }
+
+    func real(_ column: Int32) -> Double { sqlite3_column_double(statement, column) }
+
+    /// The column's bytes as text (empty for NULL).
+    func bytes(_ column: Int32) -> [UInt8] {
+        guard let text = sqlite3_column_text(statement, column) else { return [] }
+        return Array(UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(statement, column))))
+    }
+
+    func text(_ column: Int32) -> String { String(decoding: bytes(column), as: UTF8.self) }
+
+    /// The column as stored: integer, real, text or NULL.
+    func value(_ column: Int32) -> Value {
+        switch sqlite3_column_type(statement, column) {
+        case SQLITE_INTEGER: .integer(integer(column))
+        case SQLITE_FLOAT: .real(real(column))
+        case SQLITE_NULL: .null
+        default: .text(text(column))
+        }
+    }
+}

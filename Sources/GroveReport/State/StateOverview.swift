@@ -1,0 +1,85 @@
+/// What `grove-report state FILE` prints: the schema version and every run with its inputs,
+/// read without taking the writer's lock (WAL lets it read while a night is being ingested).
+struct StateOverview {
+    struct Run {
+        var id: Int
+        var started: String
+        var status: String
+        var options: String
+        var lines: Int
+        var rejected: Int
+        var inputs: [StateStore.LedgerEntry]
+    }
+
+    var schemaVersion: Int
+    var runs: [Run]
+
+    init(path: String) throws(StateError) {
+        let version: Int
+        do throws(SQLiteError) {
+            let connection = try SQLiteConnection(path: path, readOnly: true)
+            version = Int(try connection.integer("PRAGMA user_version"))
+        } catch {
+            throw error.isBusy ? .busy(path: path) : .notAState(path: path, reason: error.message)
+        }
+        guard version > 0 else { throw .notAState(path: path, reason: "no grove-report schema") }
+        guard version <= StateSchema.version else { throw .newerSchema(path: path, version: version) }
+        schemaVersion = version
+        do throws(SQLiteError) {
+            let connection = try SQLiteConnection(path: path, readOnly: true)
+            var inputs: [Int: [StateStore.LedgerEntry]] = [:]
+            let inputRows = try connection.prepare("SELECT run_id, name, sha256, lines FROM inputs ORDER BY rowid")
+            while try inputRows.step() {
+                let run = Int(inputRows.integer(0))
+                inputs[run, default: []].append(StateStore.LedgerEntry(
+                    run: run, name: inputRows.isNull(1) ? nil : inputRows.text(1), sha256: inputRows.text(2),
+                    lines: Int(inputRows.integer(3))))
+            }
+            let runRows = try connection.prepare("SELECT id, started, status, options, lines, rejected FROM runs ORDER BY id")
+            runs = []
+            while try runRows.step() {
+                let id = Int(runRows.integer(0))
+                runs.append(Run(
+                    id: id, started: runRows.text(1), status: runRows.text(2), options: runRows.text(3),
+                    lines: Int(runRows.integer(4)), rejected: Int(runRows.integer(5)), inputs: inputs[id] ?? []))
+            }
+        } catch {
+            throw error.isBusy ? .busy(path: path) : .notAState(path: path, reason: error.message)
+        }
+    }
+
+    /// A table for people.
+    var text: String {
+        var lines = ["state schema version \(schemaVersion), \(runs.count) run\(runs.count == 1 ? "" : "s")"]
+        for run in runs {
+            lines.append("run \(run.id)  \(run.started)  \(run.status)  \(run.lines) lines, \(run.rejected) rejected, \(run.inputs.count) input\(run.inputs.count == 1 ? "" : "s")  \(run.options)")
+            for input in run.inputs {
+                lines.append("    \(input.name ?? "-")  \(input.lines) lines  sha256 \(input.sha256)")
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    var json: [UInt8] {
+        JSONOutput.object([
+            JSONOutput.Member("schema_version", .integer(schemaVersion)),
+            JSONOutput.Member("runs", .array(runs.map { run in
+                .object([
+                    JSONOutput.Member("id", .integer(run.id)),
+                    JSONOutput.Member("started", .text(run.started)),
+                    JSONOutput.Member("status", .text(run.status)),
+                    JSONOutput.Member("options", .text(run.options)),
+                    JSONOutput.Member("lines", .integer(run.lines)),
+                    JSONOutput.Member("rejected", .integer(run.rejected)),
+                    JSONOutput.Member("inputs", .array(run.inputs.map { input in
+                        .object([
+                            JSONOutput.Member("file", input.name.map(JSONOutput.text) ?? .text("-")),
+                            JSONOutput.Member("sha256", .text(input.sha256)),
+                            JSONOutput.Member("lines", .integer(input.lines)),
+                        ])
+                    })),
+                ])
+            })),
+        ]).rendered()
+    }
+}

@@ -1,0 +1,237 @@
+import CSQLite
+
+/// One run's hold on a state file: opened, locked for writing (`BEGIN IMMEDIATE`, so a second
+/// writer waits for `--lock-wait` and then fails busy), and changed in one transaction that
+/// `commit()` ends. Dropping the store without committing rolls everything back.
+final class StateStore {
+    let path: String
+    private let connection: SQLiteConnection
+    private var open = true
+    /// The random salt of email hashes, made when the state was created.
+    private(set) var salt: [UInt8] = []
+
+    private lazy var findRecord = try? connection.prepare("SELECT value FROM records WHERE key = ?")
+    private lazy var putRecord = try? connection.prepare(
+        "INSERT INTO records (kind, key, value) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value")
+
+    /// Opens (creating when missing) and locks the state at `path`.
+    init(path: String, lockWaitSeconds: Double) throws(StateError) {
+        self.path = path
+        do {
+            connection = try SQLiteConnection(path: path)
+        } catch {
+            throw .cannotWrite(path: path, reason: error.message)
+        }
+        connection.setBusyTimeout(seconds: lockWaitSeconds)
+        try mapping { () throws(SQLiteError) in
+            // WAL: readers (`grove-report state`, the sqlite3 shell) never block the nightly writer.
+            try connection.execute("PRAGMA journal_mode = WAL")
+            try connection.execute("BEGIN IMMEDIATE")
+        }
+        try migrate()
+    }
+
+    deinit {
+        if open { try? connection.execute("ROLLBACK") }
+    }
+
+    /// Runs SQLite work, turning its errors into the state's.
+    private func mapping<T>(_ body: () throws(SQLiteError) -> T) throws(StateError) -> T {
+        do {
+            return try body()
+        } catch {
+            if error.isBusy { throw StateError.busy(path: path) }
+            if error.isNotADatabase { throw StateError.notAState(path: path, reason: error.message) }
+            throw StateError.cannotWrite(path: path, reason: error.message)
+        }
+    }
+
+    /// Creates the schema in a new file, refuses a newer one, and reads the salt.
+    private func migrate() throws(StateError) {
+        let version = try mapping { () throws(SQLiteError) in try connection.integer("PRAGMA user_version") }
+        if version > StateSchema.version { throw .newerSchema(path: path, version: Int(version)) }
+        if version == 0 {
+            let tables = try mapping { () throws(SQLiteError) in try connection.integer("SELECT count(*) FROM sqlite_master") }
+            guard tables == 0 else { throw .notAState(path: path, reason: "it holds other tables") }
+            try mapping { () throws(SQLiteError) in
+                try connection.execute(StateSchema.creation)
+                try connection.prepare("INSERT INTO meta (name, value) VALUES ('email_salt', ?)")
+                    .run([.text(HexText.encode(SHA256Digest.randomBytes(32)))])
+            }
+        }
+        let saltHex = try mapping { () throws(SQLiteError) -> String in
+            let statement = try connection.prepare("SELECT value FROM meta WHERE name = 'email_salt'")
+            return try statement.step() ? statement.text(0) : ""
+        }
+        salt = Array(saltHex.utf8)
+        guard !salt.isEmpty else { throw .notAState(path: path, reason: "no email salt") }
+    }
+
+    /// Makes every change of this run durable at once.
+    func commit() throws(StateError) {
+        try mapping { () throws(SQLiteError) in try connection.execute("COMMIT") }
+        open = false
+    }
+
+    // MARK: The input ledger
+
+    /// An input the state has ingested.
+    struct LedgerEntry: Equatable {
+        var run: Int
+        var name: String?
+        var sha256: String
+        var lines: Int
+    }
+
+    func ingested(sha256: String) throws(StateError) -> LedgerEntry? {
+        try ledger("SELECT run_id, name, sha256, lines FROM inputs WHERE sha256 = ?", sha256)
+    }
+
+    /// The latest input ingested under `name`.
+    func ingested(name: String) throws(StateError) -> LedgerEntry? {
+        try ledger("SELECT run_id, name, sha256, lines FROM inputs WHERE name = ? ORDER BY run_id DESC LIMIT 1", name)
+    }
+
+    private func ledger(_ sql: String, _ value: String) throws(StateError) -> LedgerEntry? {
+        try mapping { () throws(SQLiteError) -> LedgerEntry? in
+            let statement = try connection.prepare(sql).bind([.text(value)])
+            guard try statement.step() else { return nil }
+            return LedgerEntry(
+                run: Int(statement.integer(0)), name: statement.isNull(1) ? nil : statement.text(1),
+                sha256: statement.text(2), lines: Int(statement.integer(3)))
+        }
+    }
+
+    // MARK: Runs
+
+    /// The id the next recorded run gets.
+    func nextRunID() throws(StateError) -> Int {
+        try mapping { () throws(SQLiteError) in Int(try connection.integer("SELECT coalesce(max(id), 0) + 1 FROM runs")) }
+    }
+
+    /// The latest recorded run's id, nil before the first.
+    func lastRunID() throws(StateError) -> Int? {
+        let next = try nextRunID()
+        return next > 1 ? next - 1 : nil
+    }
+
+    func recordRun(_ run: StateRunRecord) throws(StateError) {
+        try mapping { () throws(SQLiteError) in
+            try connection.prepare("INSERT INTO runs (id, started, options, status, lines, rejected) VALUES (?, ?, ?, ?, ?, ?)")
+                .run([.integer(Int64(run.id)), .text(run.started), .text(run.options), .text("succeeded"),
+                      .integer(Int64(run.lines)), .integer(Int64(run.rejected))])
+            let insert = try connection.prepare("INSERT INTO inputs (run_id, name, sha256, size, lines) VALUES (?, ?, ?, ?, ?)")
+            for input in run.inputs where input.status == .ingested {
+                try insert.run([.integer(Int64(run.id)), input.file == "-" ? .null : .text(input.file),
+                                .text(input.sha256), .integer(Int64(input.size)), .integer(Int64(input.lines))])
+            }
+        }
+    }
+
+    // MARK: Per-key records
+
+    /// The stored value of one record, nil when the state has none under `key`.
+    func record(key: [UInt8]) throws(StateError) -> [UInt8]? {
+        try mapping { () throws(SQLiteError) -> [UInt8]? in
+            guard let statement = findRecord else { throw connection.error(SQLITE_ERROR) }
+            try statement.bind([.bytes(key)])
+            return try statement.step() ? statement.bytes(0) : nil
+        }
+    }
+
+    func putRecord(kind: String, key: [UInt8], value: [UInt8]) throws(StateError) {
+        try mapping { () throws(SQLiteError) in
+            guard let statement = putRecord else { throw connection.error(SQLITE_ERROR) }
+            try statement.run([.text(kind), .bytes(key), .bytes(value)])
+        }
+    }
+
+    /// Every stored record as `key`, `value` text.
+    func forEachRecord(_ body: (_ key: [UInt8], _ value: [UInt8]) throws(RecordError) -> Void) throws(StateError) {
+        let statement = try mapping { () throws(SQLiteError) in try connection.prepare("SELECT key, value FROM records") }
+        while try mapping({ () throws(SQLiteError) in try statement.step() }) {
+            do throws(RecordError) {
+                try body(statement.bytes(0), statement.bytes(1))
+            } catch {
+                throw .notAState(path: path, reason: "a stored record is damaged: \(error.problem)")
+            }
+        }
+    }
+
+    // MARK: Report history
+
+    /// Stores a run's rows of `attribution.csv` or `exposure.csv` (cells in header order).
+    func recordHistory(_ table: HistoryTable, run: Int, rows: [[JSONOutput]]) throws(StateError) {
+        let columns = table.columns
+        let names = columns.map { "\"\($0.name)\"" }.joined(separator: ", ")
+        let marks = Array(repeating: "?", count: columns.count + 1).joined(separator: ", ")
+        try mapping { () throws(SQLiteError) in
+            let insert = try connection.prepare("INSERT INTO \(table.rawValue) (run_id, \(names)) VALUES (\(marks))")
+            for row in rows {
+                try insert.run([.integer(Int64(run))] + row.map(Self.storedValue))
+            }
+        }
+    }
+
+    /// A run's rows, as report cells in header order.
+    func history(_ table: HistoryTable, run: Int) throws(StateError) -> [[JSONOutput]] {
+        let columns = table.columns
+        let names = columns.map { "\"\($0.name)\"" }.joined(separator: ", ")
+        return try mapping { () throws(SQLiteError) -> [[JSONOutput]] in
+            let select = try connection.prepare("SELECT \(names) FROM \(table.rawValue) WHERE run_id = ?").bind([.integer(Int64(run))])
+            var rows: [[JSONOutput]] = []
+            while try select.step() {
+                rows.append(columns.indices.map { Self.cell(select.value(Int32($0)), columns[$0].kind) })
+            }
+            return rows
+        }
+    }
+
+    private static func storedValue(_ cell: JSONOutput) -> SQLiteStatement.Value {
+        switch cell {
+        case .string(let text): .bytes(text.bytes)
+        case .integer(let number): .integer(Int64(number))
+        case .bigInteger(let number): Int64(exactly: number).map { .integer($0) } ?? .text(String(number))
+        case .decimal(let number?): .real(number)
+        case .bool(let flag): .integer(flag ? 1 : 0)
+        default: .null
+        }
+    }
+
+    private static func cell(_ value: SQLiteStatement.Value, _ kind: StateSchema.HistoryColumn.Kind) -> JSONOutput {
+        switch (value, kind) {
+        case (.null, _): .null
+        case (.integer(let number), .boolean): .bool(number != 0)
+        case (.integer(let number), .decimal): .decimal(Double(number))
+        case (.integer(let number), _): .bigInteger(Int128(number))
+        case (.real(let number), _): .decimal(number)
+        case (.text(let text), .integer): Int128(text).map(JSONOutput.bigInteger) ?? .text(text)
+        case (.text(let text), _): .text(text)
+        case (.bytes(let bytes), _): .string(ByteString(bytes))
+        }
+    }
+}
+
+/// The two report history tables and their columns.
+enum HistoryTable: String {
+    case attribution = "attribution_history"
+    case exposure = "exposure_history"
+
+    var columns: [StateSchema.HistoryColumn] {
+        switch self {
+        case .attribution: StateSchema.attributionColumns
+        case .exposure: StateSchema.exposureColumns
+        }
+    }
+
+    /// The report name `changes.csv` gives it.
+    var report: String {
+        switch self {
+        case .attribution: "attribution"
+        case .exposure: "exposure"
+        }
+    }
+
+    /// Columns that identify a row rather than measure it.
+    var keyColumns: Int { self == .attribution ? 1 : 2 }
+}

@@ -1,0 +1,130 @@
+import Dispatch
+import Foundation
+
+/// `run --state FILE`: ingests the inputs the state has not seen, all or nothing, and writes the
+/// reports of everything the state has ingested — the same bytes as one run over all of it.
+///
+/// The state holds the merged per-key records of every input (never raw lines); a run merges
+/// its own inputs' records into the keys they touch, then joins the whole state into reports.
+/// Options that shape reports (`--config`, `--preview-scope`) act only at the join, so a change
+/// of options between runs needs no rebuild.
+public enum StatefulRun {
+    /// Why a stateful run stopped before writing reports.
+    public enum Failure: Error {
+        case state(StateError)
+        case output(OutputError)
+    }
+
+    public static func run(_ options: RunOptions, statePath: String, progress: ProgressCounters?) throws(Failure) -> RunResult {
+        let started = DispatchTime.now()
+        let output: OutputDirectory
+        let scratch: String
+        do throws(OutputError) {
+            output = try OutputDirectory(path: options.outputDirectory ?? RunOptions.defaultOutputDirectory)
+            scratch = try output.scratchDirectory()
+        } catch {
+            throw .output(error)
+        }
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        var (result, spools) = try ingest(options, statePath: statePath, scratch: scratch, progress: progress)
+        result.wallSeconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
+        do throws(OutputError) {
+            if result.stateRun?.changes != nil {
+                try ReportWriter.write(result, to: output)
+            } else {
+                // Nothing changed in the state: only this run's accounting and rejects.
+                try output.write(
+                    SummaryReport.json(result.accounting, wallSeconds: result.wallSeconds, run: result.stateRun?.record),
+                    to: "summary.json")
+            }
+            try RejectsLog.combine(spools, into: output)
+        } catch {
+            throw .output(error)
+        }
+        return result
+    }
+
+    /// Reads the new inputs and, when they are all sound, merges them into the state and
+    /// commits. Returns the result (a state-wide one after a commit, this run's own otherwise)
+    /// and this run's reject spools.
+    private static func ingest(
+        _ options: RunOptions, statePath: String, scratch: String, progress: ProgressCounters?
+    ) throws(Failure) -> (RunResult, [String]) {
+        let store: StateStore
+        var plan: IngestionPlan
+        do throws(StateError) {
+            store = try StateStore(path: statePath, lockWaitSeconds: options.lockWaitSeconds)
+            plan = try IngestionPlan(options.inputs, store: store, scratch: scratch)
+        } catch {
+            throw .state(error)
+        }
+        let aggregation: (state: PartialState, spools: [String], linesPerFile: [Int])
+        do throws(OutputError) {
+            aggregation = try Pipeline.aggregate(
+                plan.newFiles, jobs: options.jobs, rejectsRaw: options.rejectsRaw, scratch: scratch, progress: progress)
+        } catch {
+            throw .output(error)
+        }
+        var fresh = aggregation.state
+        fresh.accounting.merge(plan.discovery)
+        plan.count(linesPerFile: aggregation.linesPerFile)
+        do throws(StateError) {
+            let record = StateRunRecord(
+                id: try store.nextRunID(), started: Self.timestamp(), options: Self.describe(options), inputs: plan.inputs,
+                lines: fresh.accounting.lines, rejected: fresh.accounting.rejectedTotal)
+            var result = RunResult(
+                accounting: fresh.accounting, attribution: AttributionResult(campaigns: [], totals: AttributionCounts()),
+                grona: GronaResult(exposure: [], audit: PreviewAudit.empty), wallSeconds: 0,
+                stateRun: StateRunReport(record: record, changes: nil))
+            guard fresh.accounting.inputErrors.isEmpty && result.rejectRate <= options.maxRejectRate else {
+                return (result, aggregation.spools)
+            }
+            try store.merge(fresh)
+            var whole = try store.load()
+            whole.joinAll(scope: options.previewScope)
+            result.grona = whole.exposureReport(configuration: options.configuration)
+            // A failed leak check fails the run: the store is dropped uncommitted.
+            guard result.grona.audit.leakCheck == 0 else { return (result, aggregation.spools) }
+            result.accounting = whole.accounting
+            result.attribution = whole.attributionReport()
+            let changes = try commit(record, result, to: store)
+            result.stateRun?.changes = changes
+            return (result, aggregation.spools)
+        } catch {
+            throw .state(error)
+        }
+    }
+
+    /// Records the run and its report rows, commits, and returns `changes.csv` against the
+    /// previous successful run.
+    private static func commit(_ record: StateRunRecord, _ result: RunResult, to store: StateStore) throws(StateError) -> [UInt8] {
+        let current: [(HistoryTable, [[JSONOutput]])] = [
+            (.attribution, AttributionReport.rows(result.attribution)), (.exposure, ExposureReport.rows(result.grona.exposure)),
+        ]
+        let previousRun = try store.lastRunID()
+        var comparisons: [ChangesReport.Comparison] = []
+        for (table, rows) in current {
+            let previous = try previousRun.map { run throws(StateError) in try store.history(table, run: run) } ?? []
+            comparisons.append(ChangesReport.Comparison(table: table, previous: previous, current: rows))
+        }
+        try store.recordRun(record)
+        for (table, rows) in current { try store.recordHistory(table, run: record.id, rows: rows) }
+        try store.commit()
+        return ChangesReport.csv(comparisons)
+    }
+
+    /// The options that shape this run's reports, as stored in the `runs` table.
+    private static func describe(_ options: RunOptions) -> String {
+        String(decoding: JSONOutput.object([
+            JSONOutput.Member("preview_scope", .text(options.previewScope.rawValue)),
+            JSONOutput.Member("config", options.configurationPath.map(JSONOutput.text) ?? .null),
+            JSONOutput.Member("max_reject_rate", .decimal(options.maxRejectRate)),
+        ]).compact(), as: UTF8.self)
+    }
+
+    private static func timestamp() -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.string(from: Date())
+    }
+}
