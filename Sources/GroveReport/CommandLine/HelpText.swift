@@ -8,6 +8,7 @@ public enum HelpText {
         case "partial": partial
         case "merge": merge
         case "render": render
+        case "state": state
         default: nil
         }
     }
@@ -21,6 +22,7 @@ public enum HelpText {
           run        Read logs and write the reports (default: SampleData/ into Reports/).
           validate   Read logs and print the preview audit; exit 3 on any violation.
           generate   Write a seeded synthetic log set.
+          state      Describe a --state file: its schema version and runs.
 
         STAGE FILTERS (for a distributed engine such as Spark; see docs/SPARK.md):
           partial    One input file on stdin → stage records on stdout.
@@ -34,6 +36,8 @@ public enum HelpText {
           1  input errors, rejected/lines above --max-reject-rate, or a failed leak check
           2  usage or configuration error
           3  validate found violations
+          74 the outputs or the state could not be written
+          75 the output directory or the state is in use by another run
 
         """
 
@@ -53,8 +57,15 @@ public enum HelpText {
         Reads the logs and writes attribution.csv/json, exposure.csv/json, preview_audit.json,
         summary.json and rejects.ndjson into DIR. With no INPUT it reads SampleData/.
 
+        With --state FILE, runs add up night by night: inputs the state has ingested (by SHA-256)
+        are skipped, new ones are merged into it all or nothing, and the reports (plus
+        changes.csv) are those of one run over every input the state holds. With --state and
+        no INPUT, nothing is ingested and the reports come from the state.
+
         OPTIONS:
           --out DIR                  Output directory (default: Reports).
+          --state FILE               SQLite state of incremental runs (created when missing).
+          --lock-wait SECONDS        Wait this long for another run's lock, then exit 75 (default 0).
         \(analysisOptions)
 
         """
@@ -68,6 +79,14 @@ public enum HelpText {
         OPTIONS:
           --out DIR                  Also write every report into DIR.
         \(analysisOptions)
+
+        """
+
+    public static let state = """
+        USAGE: grove-report state FILE [--json]
+
+        Prints the schema version of a --state file and its runs (id, start, status, options,
+        lines, inputs), without waiting for a run that is writing it. --json for machines.
 
         """
 

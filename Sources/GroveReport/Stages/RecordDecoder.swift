@@ -192,10 +192,10 @@ struct RecordDecoder {
             (counts.bindRetries, counts.bindConflicts) = (values[7], values[8])
             state.joins.campaignAttribution.upsert(symbol(key[0]), { counts }, { [symbols] in $0.merge(counts, symbols: symbols) })
         case ("cv", 2):
-            let values = try fields.integers("counts", count: 4)
+            let values = try fields.integers("counts", count: 5)
             var counts = VariantCounts()
-            counts.control = try fields.bool("control")
             (counts.units, counts.convertedUnits, counts.orders, counts.impressions) = (values[0], values[1], values[2], values[3])
+            counts.controlUnits = values[4]
             guard let revenue = Int128(try fields.string("revenue")) else { throw failure("bad revenue") }
             counts.revenueMinor = revenue
             let pair = SymbolPair(first: symbol(key[0]), second: symbol(key[1]))

@@ -5,7 +5,7 @@
 /// The record kinds and their keys (the shuffle key of the stage that reads them) are listed in
 /// `docs/SPARK.md`.
 struct RecordEncoder {
-    static let formatVersion = 1
+    static let formatVersion = 2
 
     let state: PartialState
     /// Set for the state file, which must hold no email address (`TextSealing`).
@@ -201,8 +201,8 @@ struct RecordEncoder {
         }
         for (key, counts) in zip(joins.variants.keys, joins.variants.records) {
             emit([.text("cv"), text(key.first), text(key.second)], [
-                JSONOutput.Member("control", .bool(counts.control)),
-                JSONOutput.Member("counts", .array([counts.units, counts.convertedUnits, counts.orders, counts.impressions].map(JSONOutput.integer))),
+                JSONOutput.Member("counts", .array([counts.units, counts.convertedUnits, counts.orders, counts.impressions,
+                                                    counts.controlUnits].map(JSONOutput.integer))),
                 JSONOutput.Member("revenue", .text(String(counts.revenueMinor))),
             ])
         }

@@ -109,6 +109,11 @@ final class SQLiteStatement {
         return self
     }
 
+    /// Ends the statement's current use, releasing what it reads.
+    func reset() {
+        sqlite3_reset(statement)
+    }
+
     /// Advances to the next row: true while there is one.
     func step() throws(SQLiteError) -> Bool {
         switch sqlite3_step(statement) {

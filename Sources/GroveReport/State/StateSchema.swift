@@ -49,6 +49,13 @@ enum StateSchema {
             size INTEGER NOT NULL, lines INTEGER NOT NULL);
         CREATE INDEX inputs_by_name ON inputs(name);
         CREATE TABLE records (kind TEXT NOT NULL, key TEXT NOT NULL PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+        CREATE TABLE open_clicks (open_key TEXT PRIMARY KEY, click_id TEXT NOT NULL) WITHOUT ROWID;
+        CREATE INDEX open_clicks_by_click ON open_clicks(click_id);
+        CREATE TABLE unit_installs (unit TEXT NOT NULL, install_key TEXT NOT NULL, PRIMARY KEY (unit, install_key)) WITHOUT ROWID;
+        CREATE TABLE unit_orders (unit TEXT NOT NULL, order_key TEXT NOT NULL, PRIMARY KEY (unit, order_key)) WITHOUT ROWID;
+        CREATE TABLE aggregates (
+            scope TEXT NOT NULL, kind TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL,
+            PRIMARY KEY (scope, key)) WITHOUT ROWID;
         \(historyTable("attribution_history", attributionColumns, key: ["campaign"]))
         \(historyTable("exposure_history", exposureColumns, key: ["campaign", "variant"]))
         PRAGMA user_version = \(version);

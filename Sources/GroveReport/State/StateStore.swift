@@ -10,9 +10,8 @@ final class StateStore {
     /// The random salt of email hashes, made when the state was created.
     private(set) var salt: [UInt8] = []
 
-    private lazy var findRecord = try? connection.prepare("SELECT value FROM records WHERE key = ?")
-    private lazy var putRecord = try? connection.prepare(
-        "INSERT INTO records (kind, key, value) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value")
+    /// Statements prepared once per run and reused for every key.
+    private var statements: [String: SQLiteStatement] = [:]
 
     /// Opens (creating when missing) and locks the state at `path`.
     init(path: String, lockWaitSeconds: Double) throws(StateError) {
@@ -26,6 +25,10 @@ final class StateStore {
         try mapping { () throws(SQLiteError) in
             // WAL: readers (`grove-report state`, the sqlite3 shell) never block the nightly writer.
             try connection.execute("PRAGMA journal_mode = WAL")
+            // A night reads and rewrites scattered keys: a large page cache keeps SQLite from
+            // spilling pages to the WAL and reading them back within the transaction.
+            try connection.execute("PRAGMA cache_size = -262144")
+            try connection.execute("PRAGMA temp_store = MEMORY")
             try connection.execute("BEGIN IMMEDIATE")
         }
         try migrate()
@@ -69,6 +72,7 @@ final class StateStore {
 
     /// Makes every change of this run durable at once.
     func commit() throws(StateError) {
+        for statement in statements.values { statement.reset() }
         try mapping { () throws(SQLiteError) in try connection.execute("COMMIT") }
         open = false
     }
@@ -128,33 +132,96 @@ final class StateStore {
         }
     }
 
-    // MARK: Per-key records
+    // MARK: Per-key records and their indexes
+
+    /// The statement for `sql`, prepared on first use.
+    private func statement(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
+        if let prepared = statements[sql] { return prepared }
+        let prepared = try connection.prepare(sql)
+        statements[sql] = prepared
+        return prepared
+    }
 
     /// The stored value of one record, nil when the state has none under `key`.
     func record(key: [UInt8]) throws(StateError) -> [UInt8]? {
         try mapping { () throws(SQLiteError) -> [UInt8]? in
-            guard let statement = findRecord else { throw connection.error(SQLITE_ERROR) }
-            try statement.bind([.bytes(key)])
-            return try statement.step() ? statement.bytes(0) : nil
+            let select = try statement("SELECT value FROM records WHERE key = ?").bind([.bytes(key)])
+            return try select.step() ? select.bytes(0) : nil
         }
     }
 
     func putRecord(kind: String, key: [UInt8], value: [UInt8]) throws(StateError) {
-        try mapping { () throws(SQLiteError) in
-            guard let statement = putRecord else { throw connection.error(SQLITE_ERROR) }
-            try statement.run([.text(kind), .bytes(key), .bytes(value)])
+        try run("INSERT INTO records (kind, key, value) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                [.text(kind), .bytes(key), .bytes(value)])
+    }
+
+    /// Every stored record of one kind (`acct`, `camp`…), as (KEY, VALUE) texts. Keys start
+    /// with `["kind"`, so they form one range of the primary key.
+    func records(kind: String) throws(StateError) -> [([UInt8], [UInt8])] {
+        try rows("SELECT key, value FROM records WHERE key >= ? AND key < ?",
+                 [.text("[\"\(kind)\""), .text("[\"\(kind)#")]) { ($0.bytes(0), $0.bytes(1)) }
+    }
+
+    /// Records which click an open's original names.
+    func indexOpen(key: [UInt8], clickID: ByteString) throws(StateError) {
+        try run("INSERT INTO open_clicks (open_key, click_id) VALUES (?, ?) ON CONFLICT(open_key) DO UPDATE SET click_id = excluded.click_id",
+                [.bytes(key), .bytes(clickID.bytes)])
+    }
+
+    /// The keys of the opens whose original names `clickID`.
+    func openKeys(clickID: ByteString) throws(StateError) -> [[UInt8]] {
+        try rows("SELECT open_key FROM open_clicks WHERE click_id = ?", [.bytes(clickID.bytes)]) { $0.bytes(0) }
+    }
+
+    /// Records that an install record (or an order) names `unit`. Records only gain units as
+    /// they merge, and a stale entry only makes a run read one more unchanged record.
+    func indexUnit(_ unit: ByteString, member key: [UInt8], order: Bool) throws(StateError) {
+        let table = order ? "unit_orders (unit, order_key)" : "unit_installs (unit, install_key)"
+        try run("INSERT OR IGNORE INTO \(table) VALUES (?, ?)", [.bytes(unit.bytes), .bytes(key)])
+    }
+
+    /// The keys of the install records (or orders) that name `unit`.
+    func memberKeys(unit: ByteString, orders: Bool) throws(StateError) -> [[UInt8]] {
+        let sql = orders ? "SELECT order_key FROM unit_orders WHERE unit = ?" : "SELECT install_key FROM unit_installs WHERE unit = ?"
+        return try rows(sql, [.bytes(unit.bytes)]) { $0.bytes(0) }
+    }
+
+    /// The join stages' per-campaign results under one preview scope, as (KEY, VALUE) texts.
+    func aggregates(scope: PreviewScope) throws(StateError) -> [([UInt8], [UInt8])] {
+        try rows("SELECT key, value FROM aggregates WHERE scope = ?", [.text(scope.rawValue)]) { ($0.bytes(0), $0.bytes(1)) }
+    }
+
+    func replaceAggregates(scope: PreviewScope, with records: [([UInt8], [UInt8])]) throws(StateError) {
+        try run("DELETE FROM aggregates WHERE scope = ?", [.text(scope.rawValue)])
+        for (key, value) in records {
+            try run("INSERT INTO aggregates (scope, kind, key, value) VALUES (?, ?, ?, ?)",
+                    [.text(scope.rawValue), .text(StateRecordText.kind(of: key)), .bytes(key), .bytes(value)])
         }
     }
 
-    /// Every stored record as `key`, `value` text.
-    func forEachRecord(_ body: (_ key: [UInt8], _ value: [UInt8]) throws(RecordError) -> Void) throws(StateError) {
-        let statement = try mapping { () throws(SQLiteError) in try connection.prepare("SELECT key, value FROM records") }
-        while try mapping({ () throws(SQLiteError) in try statement.step() }) {
-            do throws(RecordError) {
-                try body(statement.bytes(0), statement.bytes(1))
-            } catch {
-                throw .notAState(path: path, reason: "a stored record is damaged: \(error.problem)")
-            }
+    /// What the reports are built from: the accounting, the per-campaign Grona counters and
+    /// totals, and the join stages' results under `scope`.
+    func reportState(scope: PreviewScope) throws(StateError) -> PartialState {
+        var decoder = RecordDecoder()
+        let stored = try records(kind: "acct") + records(kind: "camp") + records(kind: "gtot") + aggregates(scope: scope)
+        for (key, value) in stored {
+            try StateRecordText.read(key, value, into: &decoder, path: path)
+        }
+        return decoder.state
+    }
+
+    private func run(_ sql: String, _ values: [SQLiteStatement.Value]) throws(StateError) {
+        try mapping { () throws(SQLiteError) in try statement(sql).run(values) }
+    }
+
+    private func rows<Row>(
+        _ sql: String, _ values: [SQLiteStatement.Value], _ read: (SQLiteStatement) -> Row
+    ) throws(StateError) -> [Row] {
+        try mapping { () throws(SQLiteError) -> [Row] in
+            let select = try statement(sql).bind(values)
+            var rows: [Row] = []
+            while try select.step() { rows.append(read(select)) }
+            return rows
         }
     }
 

@@ -79,12 +79,13 @@ public enum StatefulRun {
             guard fresh.accounting.inputErrors.isEmpty && result.rejectRate <= options.maxRejectRate else {
                 return (result, aggregation.spools)
             }
-            try store.merge(fresh)
-            var whole = try store.load()
-            whole.joinAll(scope: options.previewScope)
+            var merge = IncrementalMerge(into: store)
+            let leaked = try merge.merge(fresh)
+            let whole = try store.reportState(scope: options.previewScope)
             result.grona = whole.exposureReport(configuration: options.configuration)
             // A failed leak check fails the run: the store is dropped uncommitted.
-            guard result.grona.audit.leakCheck == 0 else { return (result, aggregation.spools) }
+            result.grona.audit.leakCheck = leaked
+            guard leaked == 0 else { return (result, aggregation.spools) }
             result.accounting = whole.accounting
             result.attribution = whole.attributionReport()
             let changes = try commit(record, result, to: store)

@@ -170,7 +170,7 @@ private struct ExposureJoins {
             }
             variants.modify(SymbolPair(first: key.campaign, second: variant.variant), default: VariantCounts.init) {
                 $0.units += 1
-                $0.control = $0.control || variant.control
+                $0.controlUnits += variant.control ? 1 : 0
             }
             let exposure = UnitConversion.Exposure(
                 campaign: key.campaign, variant: variant.variant, firstExposure: variant.firstExposure)

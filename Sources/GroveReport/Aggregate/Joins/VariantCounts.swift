@@ -1,6 +1,8 @@
 /// The counts of one (campaign, variant) row of `exposure.csv`, summed over join stages.
 struct VariantCounts: MergeableRecord, Equatable {
-    var control = false
+    /// Units with a control decision: a count, so that a state can take a unit's contribution
+    /// back out (SPEC: the variant is the control when any of its remaining decisions says so).
+    var controlUnits = 0
     var units = 0
     var convertedUnits = 0
     var orders = 0
@@ -9,7 +11,7 @@ struct VariantCounts: MergeableRecord, Equatable {
     var impressions = 0
 
     mutating func merge(_ other: VariantCounts, symbols: SymbolTable) {
-        control = control || other.control
+        controlUnits += other.controlUnits
         units += other.units
         convertedUnits += other.convertedUnits
         orders += other.orders
@@ -18,6 +20,8 @@ struct VariantCounts: MergeableRecord, Equatable {
     }
 
     func translated(_ translation: SymbolTranslation) -> VariantCounts { self }
+
+    var control: Bool { controlUnits > 0 }
 }
 
 /// Per-campaign exclusion counts found by the join stages.
