@@ -92,9 +92,11 @@ public enum Command: Sendable {
     }
 
     private static func analysisOptions(_ words: [String], command: String) throws(UsageError) -> RunOptions {
+        let validates = command == "validate"
         let arguments = try ArgumentList(
             words, command: command,
-            valued: ["out", "config", "preview-scope", "jobs", "max-reject-rate", "lock-wait"], flags: ["rejects-raw"])
+            valued: Set(["out", "config", "preview-scope", "jobs", "max-reject-rate", "lock-wait"] + (validates ? ["junit"] : [])),
+            flags: Set(["rejects-raw"] + (validates ? ["github"] : [])))
         var options = RunOptions()
         options.inputs = arguments.positionals
         options.outputDirectory = arguments.value("out")
@@ -105,6 +107,10 @@ public enum Command: Sendable {
         options.maxRejectRate = try arguments.number("max-reject-rate", default: RunOptions.defaultMaxRejectRate, in: 0...1)
         options.configuration = try configuration(arguments, command: command)
         options.lockWaitSeconds = try arguments.number("lock-wait", default: 0, in: 0...1e9)
+        options.ciReports = CIReportOptions(junitPath: arguments.value("junit"), github: arguments.has("github"))
+        if options.ciReports.junitPath?.isEmpty == true {
+            throw UsageError("--junit needs a file name", command: command)
+        }
         return options
     }
 
