@@ -99,8 +99,8 @@ private func redact(_ text: String) -> String {
 
 @Test func colonsAndBracketsInsideStringsAreNotStructure() {
     #expect(
-        redact(#"{"note":"password: x {[","url":"a:b]}","token":"x]},:"}"#)
-            == #"{"note":"password: x {[","url":"a:b]}","token":"[REDACTED]"}"#)
+        redact(#"{"note":"password: x {[","href":"a:b]}","token":"x]},:"}"#)
+            == #"{"note":"password: x {[","href":"a:b]}","token":"[REDACTED]"}"#)
     #expect(redact(#"["token",":","x"]"#) == #"["token",":","x"]"#)
 }
 
