@@ -184,3 +184,8 @@ struct CIFormatTests {
         #expect(result.stderr.contains("/nonexistent-directory/junit.xml"))
     }
 }
+
+@Test func theAuditForPeopleKeepsEachCampaignOnItsLine() {
+    #expect(PreviewAuditReport.printable(ByteString("a\nNo violations.\u{7F}")) == #"a\u000aNo violations.\u007f"#)
+    #expect(PreviewAuditReport.printable(ByteString("spring-banner é")) == "spring-banner é")
+}

@@ -44,7 +44,7 @@ public enum PreviewAuditReport {
             let found = campaign.violations.named.filter { $0.count > 0 }
             let installs = "preview installs \(campaign.previewInstalls), pairings \(campaign.previewPairings), contaminated events \(campaign.previewContaminated)"
             let verdict = found.isEmpty ? "ok" : found.map { "\($0.name) \($0.count)" }.joined(separator: ", ")
-            lines.append("    \(campaign.campaign): \(installs); \(verdict)")
+            lines.append("    \(printable(campaign.campaign)): \(installs); \(verdict)")
         }
         let total = audit.violations.total
         if total == 0 {
@@ -54,6 +54,21 @@ public enum PreviewAuditReport {
             lines.append("VIOLATIONS: \(total) (\(named.joined(separator: ", ")))")
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A name from the logs on one line of a terminal: control characters as `\u00XX`, so a
+    /// campaign cannot break the audit's lines or forge one.
+    static func printable(_ name: ByteString) -> String {
+        var out = ""
+        for scalar in name.description.unicodeScalars {
+            if scalar.value < 0x20 || scalar.value == 0x7F {
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
     }
 
     private static func violations(_ violations: AuditViolations) -> JSONOutput {
