@@ -92,6 +92,8 @@ struct CIFormatTests {
         let reader = try #require(JUnitReader.read(JUnitReport.xml(audit)))
         #expect(reader.cases == [JUnitReader.TestCase(className: "(all)", name: "leak_check", failure: "2 events")])
         #expect(reader.suites.first?["failures"] == "1")
+        #expect(GitHubWorkflowCommands.errors(audit)
+            == "::error title=leak_check::leak_check: 2 preview or consent-denied events reached the analysis\n")
     }
 
     @Test func xmlEscapingKeepsEveryNameReadable() throws {

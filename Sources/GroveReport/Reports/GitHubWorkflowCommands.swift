@@ -1,11 +1,16 @@
 /// Renders the preview audit for GitHub Actions (SPEC section 5): `::error` workflow commands,
 /// which the runner turns into annotations, and a Markdown table for the job's step summary.
 public enum GitHubWorkflowCommands {
-    /// One `::error title=VIOLATION::message` line per violation name with a count above 0.
+    /// One `::error title=VIOLATION::message` line per violation name with a count above 0, and
+    /// one for a failed leak check (a bug, which also fails the run).
     public static func errors(_ audit: PreviewAudit) -> String {
-        AuditFinding.all(audit).map { finding in
+        var lines = AuditFinding.all(audit).map { finding in
             "::error title=\(escapedProperty(finding.violation))::\(escapedData("\(finding.violation): \(finding.summary)"))\n"
-        }.joined()
+        }
+        if audit.leakCheck != 0 {
+            lines.append("::error title=leak_check::leak_check: \(audit.leakCheck) preview or consent-denied events reached the analysis\n")
+        }
+        return lines.joined()
     }
 
     /// The Markdown appended to `$GITHUB_STEP_SUMMARY`: a table of the violations per campaign,
