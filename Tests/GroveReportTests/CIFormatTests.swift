@@ -188,6 +188,10 @@ struct CIFormatTests {
 }
 
 @Test func theAuditForPeopleKeepsEachCampaignOnItsLine() {
-    #expect(PreviewAuditReport.printable(ByteString("a\nNo violations.\u{7F}")) == #"a\u000aNo violations.\u007f"#)
-    #expect(PreviewAuditReport.printable(ByteString("spring-banner é")) == "spring-banner é")
+    #expect(PreviewAuditReport.printable(ByteString("a\nNo violations.\u{7F}")) == #""a\u000aNo violations.\u007f""#)
+    #expect(PreviewAuditReport.printable(ByteString("spring-banner é")) == #""spring-banner é""#)
+    #expect(PreviewAuditReport.printable(ByteString(#"say "hi" \ bye"#)) == #""say \"hi\" \\ bye""#)
+    // Nothing from the logs may read as a CI runner's command.
+    #expect(PreviewAuditReport.printable(ByteString("::error::forged")) == #""::error::forged""#)
+    #expect(PreviewAuditReport.printable(ByteString("x##[error]y ##")) == #""x#\u0023[error]y ##""#)
 }

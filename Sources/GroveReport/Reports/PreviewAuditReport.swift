@@ -56,19 +56,26 @@ public enum PreviewAuditReport {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// A name from the logs on one line of a terminal: control characters as `\u00XX`, so a
-    /// campaign cannot break the audit's lines or forge one.
+    /// A name from the logs, quoted, with `"`, `\\` and control characters escaped as in JSON, so
+    /// a campaign can neither break the audit's lines nor forge one. CI runners read commands
+    /// from output lines (GitHub Actions: a line starting with `::` after its indent, or holding
+    /// `##[`), so the quote opens the line's text and `##[` is written `#\u0023[`.
     static func printable(_ name: ByteString) -> String {
-        var out = ""
-        for scalar in name.description.unicodeScalars {
-            if scalar.value < 0x20 || scalar.value == 0x7F {
+        let scalars = Array(name.description.unicodeScalars)
+        var out = "\""
+        for (index, scalar) in scalars.enumerated() {
+            let opensCommand = scalar == "#" && index > 0 && scalars[index - 1] == "#"
+                && index + 1 < scalars.count && scalars[index + 1] == "["
+            if scalar == "\"" || scalar == "\\" {
+                out += "\\" + String(scalar)
+            } else if opensCommand || scalar.value < 0x20 || scalar.value == 0x7F {
                 let hex = String(scalar.value, radix: 16)
                 out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
             } else {
                 out.unicodeScalars.append(scalar)
             }
         }
-        return out
+        return out + "\""
     }
 
     private static func violations(_ violations: AuditViolations) -> JSONOutput {
