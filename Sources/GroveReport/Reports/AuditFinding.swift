@@ -1,19 +1,13 @@
 /// The violations of an audit as CI reports list them: for each violation name with a count above
 /// 0, the campaigns that have it and the events no campaign accounts for (preview links that
 /// paired nothing carry no campaign).
-struct AuditFinding: Equatable {
+struct AuditFinding {
     var violation: String
     var total: Int
     /// In the audit's campaign order.
     var campaigns: [(campaign: ByteString, count: Int)]
     /// `total` minus the campaigns' counts.
     var withoutCampaign: Int
-
-    static func == (lhs: AuditFinding, rhs: AuditFinding) -> Bool {
-        lhs.violation == rhs.violation && lhs.total == rhs.total && lhs.withoutCampaign == rhs.withoutCampaign
-            && lhs.campaigns.map(\.campaign) == rhs.campaigns.map(\.campaign)
-            && lhs.campaigns.map(\.count) == rhs.campaigns.map(\.count)
-    }
 
     /// One finding per violation name with a count above 0, in report order.
     static func all(_ audit: PreviewAudit) -> [AuditFinding] {
