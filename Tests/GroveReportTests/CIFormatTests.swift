@@ -173,10 +173,18 @@ struct CIFormatTests {
 
     @Test func ciOptionsBelongToValidateOnly() throws {
         for arguments in [["run", "-", "--github"], ["run", "-", "--junit", "x.xml"], ["validate", "-", "--junit"],
-                          ["validate", "-", "--github=yes"]] {
+                          ["validate", "-", "--github=yes"], ["validate", "-", "--junit="],
+                          ["validate", "-", "--junit", "a.xml", "--junit=b.xml"]] {
             let result = try execute(arguments)
             #expect(result.status == 2, "\(arguments)")
+            #expect(result.stderr.split(separator: "\n").count == 1, "\(arguments): \(result.stderr)")
         }
+        // --junit=FILE works too, and after `--` the words are inputs.
+        let directory = try temporaryDirectory()
+        let result = try execute(
+            ["validate", "--junit=" + directory + "/j.xml", "--", "-"], stdin: ndjson([ExposureTests.decision("i1", "c", "A")]))
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(JUnitReader.read(try readFile(directory + "/j.xml"))?.cases.count == 9)
     }
 
     @Test func anUnwritableJUnitFileExits74() throws {

@@ -38,7 +38,7 @@ public enum Command: Sendable {
             if rest.contains("--help") || rest.contains("-h") { return .help(HelpText.forCommand(first)!) }
             switch first {
             case "run": return .run(try analysisOptions(rest, command: "run"))
-            case "validate": return .validate(try analysisOptions(rest, command: "validate"))
+            case "validate": return .validate(try validateOptions(rest))
             case "generate": return try generate(rest)
             default: return try stage(first, rest)
             }
@@ -82,6 +82,15 @@ public enum Command: Sendable {
         return parsed
     }
 
+    /// The options of `run`, and the CI formats only `validate` speaks.
+    private static func validateOptions(_ words: [String]) throws(UsageError) -> RunOptions {
+        var rest = words
+        let ciReports = try CIReportOptions.extract(from: &rest)
+        var options = try analysisOptions(rest, command: "validate")
+        options.ciReports = ciReports
+        return options
+    }
+
     private static func configuration(_ arguments: ArgumentList, command: String) throws(UsageError) -> Configuration? {
         guard let path = arguments.value("config") else { return nil }
         do throws(ConfigurationError) {
@@ -92,11 +101,9 @@ public enum Command: Sendable {
     }
 
     private static func analysisOptions(_ words: [String], command: String) throws(UsageError) -> RunOptions {
-        let validates = command == "validate"
         let arguments = try ArgumentList(
             words, command: command,
-            valued: Set(["out", "config", "preview-scope", "jobs", "max-reject-rate", "lock-wait"] + (validates ? ["junit"] : [])),
-            flags: Set(["rejects-raw"] + (validates ? ["github"] : [])))
+            valued: ["out", "config", "preview-scope", "jobs", "max-reject-rate", "lock-wait"], flags: ["rejects-raw"])
         var options = RunOptions()
         options.inputs = arguments.positionals
         options.outputDirectory = arguments.value("out")
@@ -107,10 +114,6 @@ public enum Command: Sendable {
         options.maxRejectRate = try arguments.number("max-reject-rate", default: RunOptions.defaultMaxRejectRate, in: 0...1)
         options.configuration = try configuration(arguments, command: command)
         options.lockWaitSeconds = try arguments.number("lock-wait", default: 0, in: 0...1e9)
-        options.ciReports = CIReportOptions(junitPath: arguments.value("junit"), github: arguments.has("github"))
-        if options.ciReports.junitPath?.isEmpty == true {
-            throw UsageError("--junit needs a file name", command: command)
-        }
         return options
     }
 
