@@ -67,7 +67,7 @@ private func decompressedLines(_ paths: [String]) throws -> [ArraySlice<UInt8>] 
         let lines = try decompressedLines(summary.files)
         #expect(lines.allSatisfy { $0.count <= 1_048_576 })
         let text = String(decoding: Array(lines.joined(separator: [UInt8(ascii: "\n")])), as: UTF8.self)
-        for type in ["link_click", "link_open", "click_bind", "decision", "impression", "order", "grant"] {
+        for type in ["link_click", "link_open", "click_bind", "decision", "impression", "order", "grant", "preview_link"] {
             #expect(text.contains(#""type":"\#(type)""#), "no \(type) event")
         }
         for marker in [#""isPreview":true"#, #""preview":true"#, #""consent":"denied""#,
@@ -168,4 +168,25 @@ private func decompressedLines(_ paths: [String]) throws -> [ArraySlice<UInt8>] 
 @Test func fileNamesSortByteWiseInNumericOrder() {
     #expect(LogGenerator.fileName(index: 7, of: 12) == "events-0007.ndjson.gz")
     #expect(LogGenerator.fileName(index: 42, of: 10_000) == "events-00042.ndjson.gz")
+}
+
+@Test func testersOpenLinksOfEveryKindAndOutcomeWithEachSDKBugAndDayLongPins() throws {
+    let lines = try generatedLines(events: 20_000, seed: 2026, files: 1)
+    let audit = partialState(lines).gronaResult(configuration: nil, scope: .unit).audit
+    for kind in PreviewLinkKind.allCases {
+        #expect(PreviewLinkOutcome.allCases.reduce(0) { $0 + audit.previewLinks[kind, $1] } > 0, "no \(kind.name) link")
+    }
+    for outcome in PreviewLinkOutcome.allCases {
+        #expect(PreviewLinkKind.allCases.reduce(0) { $0 + audit.previewLinks[$1, outcome] } > 0, "no \(outcome.name) link")
+    }
+    // Most links are well-formed and pair.
+    #expect(audit.previewLinks[.pair, .paired] * 2 > audit.previewLinks.total)
+    for violation in audit.violations.links.counts { #expect(violation > 0) }
+    #expect(audit.campaigns.contains { $0.previewPairings > 0 })
+    // Some pins last exactly 24 hours: the longest pin that is fine.
+    let dayLongPins = lines.filter { line in
+        guard case .previewLink(let link)? = acceptedEvent(line), let expiry = link.pinExpiresAt else { return false }
+        return expiry == Instant(seconds: link.ts.seconds + 86_400, nanoseconds: link.ts.nanoseconds)
+    }
+    #expect(dayLongPins.count > 5)
 }

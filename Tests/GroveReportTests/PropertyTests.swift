@@ -18,6 +18,7 @@ struct PropertyTests {
         case .impression(let impression): key = impression.subject.installId
         case .grant(let grant): key = grant.subject.installId
         case .order(let order): key = order.orderId
+        case .previewLink(let link): key = link.subject.installId
         }
         return symbols.string(key).stableHash
     }

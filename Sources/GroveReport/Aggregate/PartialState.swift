@@ -16,7 +16,7 @@ public struct PartialState: Sendable {
     public mutating func add(_ event: Event) {
         switch event {
         case .linkClick, .linkOpen, .clickBind: attribution.add(event, symbols: symbols)
-        case .decision, .impression, .order, .grant: grona.add(event, symbols: symbols)
+        case .decision, .impression, .order, .grant, .previewLink: grona.add(event, symbols: symbols)
         }
     }
 

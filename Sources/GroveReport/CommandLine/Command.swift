@@ -40,7 +40,7 @@ public enum Command: Sendable {
             if rest.contains("--help") || rest.contains("-h") { return .help(HelpText.forCommand(first)!) }
             switch first {
             case "run": return .run(try analysisOptions(rest, command: "run"))
-            case "validate": return .validate(try analysisOptions(rest, command: "validate"))
+            case "validate": return .validate(try validateOptions(rest))
             case "generate": return try generate(rest)
             case "state": return try state(rest)
             default: return try stage(first, rest)
@@ -83,6 +83,15 @@ public enum Command: Sendable {
             throw UsageError("--preview-scope must be 'unit' or 'event', not '\(scope)'", command: command)
         }
         return parsed
+    }
+
+    /// The options of `run`, and the CI formats only `validate` speaks.
+    private static func validateOptions(_ words: [String]) throws(UsageError) -> RunOptions {
+        var rest = words
+        let ciReports = try CIReportOptions.extract(from: &rest)
+        var options = try analysisOptions(rest, command: "validate")
+        options.ciReports = ciReports
+        return options
     }
 
     private static func configuration(_ arguments: ArgumentList, command: String) throws(UsageError) -> Configuration? {

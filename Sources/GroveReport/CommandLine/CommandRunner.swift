@@ -70,6 +70,12 @@ public enum CommandRunner {
         progress?.stop()
         reportProblems(result, maxRejectRate: options.maxRejectRate)
         if printAudit { print(PreviewAuditReport.text(result.grona.audit), terminator: "") }
+        do throws(OutputError) {
+            try CIReports.emit(result.grona.audit, options.ciReports)
+        } catch {
+            printError("grove-report: \(error)")
+            return .outputFailure
+        }
         return result.status(maxRejectRate: options.maxRejectRate, failOnViolations: printAudit)
     }
 

@@ -78,6 +78,10 @@ public enum HelpText {
 
         OPTIONS:
           --out DIR                  Also write every report into DIR.
+          --junit FILE               Also write the audit as JUnit XML (a test case per campaign and
+                                     violation, plus the leak check) for GitLab, Jenkins and the like.
+          --github                   Also print GitHub Actions ::error commands, and append a Markdown
+                                     table to $GITHUB_STEP_SUMMARY when it names a file.
         \(analysisOptions)
 
         """

@@ -62,6 +62,43 @@ public struct Grant: Sendable, Hashable {
     public var isPreview: Bool
 }
 
+/// What the SDK did with a preview link it recognized (SPEC section 2).
+public enum PreviewLinkOutcome: Int, CaseIterable, Sendable {
+    /// A pin was stored for `campaignId`/`variantId`, valid until `pinExpiresAt`.
+    case paired
+    /// The pins were removed.
+    case cleared
+    /// The SDK refused the link.
+    case rejected
+    /// An exchange was already in flight, or no preview URL is configured.
+    case ignored
+
+    /// The `outcome` value in the log and in `preview_audit.json`.
+    public var name: String {
+        switch self {
+        case .paired: "paired"
+        case .cleared: "cleared"
+        case .rejected: "rejected"
+        case .ignored: "ignored"
+        }
+    }
+}
+
+/// A Grona `preview_link`: the SDK's log of one preview link and what it did with it.
+///
+/// Only the kind of its URL is kept: the URL may hold a pairing code, a one-time credential that
+/// must never reach an output. It carries no preview flag.
+public struct PreviewLink: Sendable, Hashable {
+    public var ts: Instant
+    public var subject: GronaSubject
+    public var kind: PreviewLinkKind
+    public var outcome: PreviewLinkOutcome
+    /// Present whenever `outcome` is `paired`.
+    public var campaignId: Symbol?
+    public var variantId: Symbol?
+    public var pinExpiresAt: Instant?
+}
+
 /// The five `utm_*` parameters of a link, an empty string already turned into absent.
 ///
 /// Stored as symbol numbers plus one (0 = absent): four bytes a parameter instead of an
@@ -141,6 +178,7 @@ public enum Event: Sendable, Hashable {
     case linkClick(LinkClick)
     case linkOpen(LinkOpen)
     case clickBind(ClickBind)
+    case previewLink(PreviewLink)
 
     public var type: EventType {
         switch self {
@@ -151,13 +189,14 @@ public enum Event: Sendable, Hashable {
         case .linkClick: .linkClick
         case .linkOpen: .linkOpen
         case .clickBind: .clickBind
+        case .previewLink: .previewLink
         }
     }
 }
 
-/// The seven event types, in the order reports list them.
+/// The eight event types, in the order reports list them (`preview_link`, the newest, last).
 public enum EventType: Int, CaseIterable, Sendable, Comparable {
-    case decision, impression, order, grant, linkClick, linkOpen, clickBind
+    case decision, impression, order, grant, linkClick, linkOpen, clickBind, previewLink
 
     /// The `type` value in the log.
     public var name: String {
@@ -169,9 +208,11 @@ public enum EventType: Int, CaseIterable, Sendable, Comparable {
         case .linkClick: "link_click"
         case .linkOpen: "link_open"
         case .clickBind: "click_bind"
+        case .previewLink: "preview_link"
         }
     }
 
+    /// The Grona types that carry a preview flag: the preview and consent-denied totals count these.
     public static let grona: [EventType] = [.decision, .impression, .order, .grant]
 
     public static func < (lhs: EventType, rhs: EventType) -> Bool { lhs.rawValue < rhs.rawValue }

@@ -17,6 +17,7 @@ enum EventValidator {
         case .linkClick: ("link_click", type)
         case .linkOpen: ("link_open", type)
         case .clickBind: ("click_bind", type)
+        case .previewLink: ("preview_link", type)
         }
     }
 
@@ -119,6 +120,22 @@ enum EventValidator {
                 throw .badField(FieldName.verifiedEmail.keyText)
             }
             return .clickBind(ClickBind(ts: ts, clickId: symbols.intern(clickId), normalizedEmail: symbols.intern(normalized)))
+        case .previewLink:
+            // `isPreview` and `preview` are not part of this type: never read, never checked.
+            let subject = try GronaSubjectFields(fields)
+            guard let url = try fields.optionalText(.url) else { throw .missingField(FieldName.url.keyText) }
+            let outcome = try fields.keyword(.outcome, [
+                "paired": PreviewLinkOutcome.paired, "cleared": .cleared, "rejected": .rejected, "ignored": .ignored,
+            ], default: nil)
+            let paired = outcome == .paired
+            let campaignId = try paired ? fields.requiredID(.campaignId) : fields.optionalID(.campaignId)
+            let variantId = try paired ? fields.requiredID(.variantId) : fields.optionalID(.variantId)
+            let pinExpiresAt = try paired ? fields.requiredTimestamp(.pinExpiresAt) : fields.optionalTimestamp(.pinExpiresAt)
+            _ = try fields.optionalText(.reason)
+            return .previewLink(PreviewLink(
+                ts: ts, subject: subject.interned(&symbols), kind: PreviewLinkKind.classify(url), outcome: outcome,
+                campaignId: campaignId.map { symbols.intern($0) }, variantId: variantId.map { symbols.intern($0) },
+                pinExpiresAt: pinExpiresAt))
         }
     }
 }

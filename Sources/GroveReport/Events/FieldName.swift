@@ -14,6 +14,7 @@ public enum FieldName: UInt8, CaseIterable, Sendable {
     case clickId, appKey, slug, route
     case utmCampaign, utmSource, utmMedium, utmContent, utmTerm
     case openId, context, destination, verifiedEmail
+    case url, outcome, pinExpiresAt, reason
 
     /// The key as it appears in the log.
     public var key: StaticString {
@@ -46,14 +47,18 @@ public enum FieldName: UInt8, CaseIterable, Sendable {
         case .context: "context"
         case .destination: "destination"
         case .verifiedEmail: "verifiedEmail"
+        case .url: "url"
+        case .outcome: "outcome"
+        case .pinExpiresAt: "pinExpiresAt"
+        case .reason: "reason"
         }
     }
 
     var keyText: ByteString { ByteString(key.description) }
 
-    /// A multiplier under which the 28 keys hash to distinct slots of a 64-entry table (found by
+    /// A multiplier under which the 32 keys hash to distinct slots of a 64-entry table (found by
     /// search; `FieldNameTests` checks it still holds).
-    private static let multiplier: UInt64 = 0xA95B_3B44_BC73_5CA7
+    private static let multiplier: UInt64 = 0x5892_A36A_2523_30ED
 
     /// The field name of each slot of the perfect hash table, or nil.
     private static let table: [FieldName?] = {

@@ -96,7 +96,12 @@ struct FieldReader {
     }
 
     func requiredTimestamp(_ name: FieldName) throws(RejectReason) -> Instant {
-        guard let field = present(name) else { throw .missingField(name.keyText) }
+        guard let instant = try optionalTimestamp(name) else { throw .missingField(name.keyText) }
+        return instant
+    }
+
+    func optionalTimestamp(_ name: FieldName) throws(RejectReason) -> Instant? {
+        guard let field = present(name) else { return nil }
         guard field.kind == .string, let instant = TimestampParser.parse(object.bytes(field.value)) else {
             throw .badField(name.keyText)
         }

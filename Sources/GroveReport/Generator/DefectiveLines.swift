@@ -158,7 +158,7 @@ enum DefectiveLines {
 
     /// Text fields that may hold at most 4096 bytes.
     private static let overlongTextFields: [(kind: EventTemplate.Kind, key: String)] = [
-        (.linkOpen, "context"), (.order, "currency"), (.linkClick, "utm_campaign"),
+        (.linkOpen, "context"), (.order, "currency"), (.linkClick, "utm_campaign"), (.previewLink, "url"),
     ]
 
     private static let impossibleTimestamps: [StaticString] = [
@@ -177,6 +177,7 @@ enum DefectiveLines {
         (.order, "amountMinor", "9007199254740992"), (.order, "amountMinor", #""1200""#),
         (.order, "currency", "978"), (.linkClick, "route", #""web""#), (.linkOpen, "clickId", "42"),
         (.grant, "offerId", #"["offer-vip"]"#),
+        (.previewLink, "outcome", #""done""#), (.previewLink, "pinExpiresAt", #""tomorrow""#), (.previewLink, "url", "7"),
     ]
 
     private static func pick(_ options: [StaticString], using rng: inout SeededRandom) -> StaticString {

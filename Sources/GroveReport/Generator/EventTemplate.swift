@@ -2,7 +2,7 @@
 /// to break in exactly one way before encoding it.
 struct EventTemplate {
     enum Kind: CaseIterable {
-        case linkClick, linkOpen, clickBind, decision, impression, order, grant
+        case linkClick, linkOpen, clickBind, decision, impression, order, grant, previewLink
     }
 
     /// Keys are held as JSON literals too: a duplicate may spell its key with a `\u` escape.
@@ -17,6 +17,10 @@ struct EventTemplate {
         timestamp.append(#"""#)
         style.append(instant, to: &timestamp)
         timestamp.append(#"""#)
+        var pinExpiry = JSONLineBuilder(capacity: 40)
+        pinExpiry.append(#"""#)
+        style.append(instant + 8 * PreviewLinkScenario.hour, to: &pinExpiry)
+        pinExpiry.append(#"""#)
         let installID = JSONText.literal("INSTALL-\(String(rng.next(), radix: 16, uppercase: true))")
         let clickID = JSONText.literal("clk_\(String(rng.next(), radix: 16))")
 
@@ -73,6 +77,16 @@ struct EventTemplate {
             add("variantId", #""minimal""#, required: true, id: true)
             add("offerId", #""offer-welcome""#, required: true, id: true)
             add("preview", "false", required: true)
+        case .previewLink:
+            add("ts", timestamp.bytes)
+            add("type", #""preview_link""#)
+            add("installId", installID, required: true, id: true)
+            add("url", JSONText.literal("acmemarket://grona-preview?code=" + PreviewLinkScenario.code(length: 12, using: &rng)),
+                required: true)
+            add("outcome", #""paired""#, required: true)
+            add("campaignId", #""spring-banner""#, required: true, id: true)
+            add("variantId", #""bold""#, required: true, id: true)
+            add("pinExpiresAt", pinExpiry.bytes, required: true)
         }
     }
 

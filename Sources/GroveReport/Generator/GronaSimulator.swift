@@ -1,12 +1,12 @@
 /// Simulates the Grona SDK across many installs: decisions, impressions, grants and orders, with
 /// customer-unit campaigns, preview testers who also produce ordinary events (contamination),
-/// units that see two variants, the three consent states, duplicate order lines and orders both
-/// before and after a unit's first exposure.
+/// units that see two variants, the three consent states, duplicate order lines, orders both
+/// before and after a unit's first exposure, and the preview links testers open.
 struct GronaSimulator {
     private enum Action: CaseIterable {
-        case decision, impression, grant, order, duplicateOrder
+        case decision, impression, grant, order, duplicateOrder, previewLink
     }
-    private static let actionChoice = WeightedChoice([300, 450, 60, 20, 1])
+    private static let actionChoice = WeightedChoice([300, 450, 60, 20, 1, 16])
 
     private struct RecentDecision {
         var install: UInt64
@@ -45,6 +45,8 @@ struct GronaSimulator {
             emitNewOrder(at: instant, style: style, into: &line, using: &rng)
         case .duplicateOrder:
             emitDuplicateOrder(at: instant, style: style, into: &line, using: &rng)
+        case .previewLink:
+            emitPreviewLink(at: instant, style: style, into: &line, using: &rng)
         }
     }
 
@@ -222,14 +224,67 @@ struct GronaSimulator {
         writeClosingFields(into: &line, using: &rng)
     }
 
+    // MARK: Preview links
+
+    /// A tester opens a preview link. Testers are installs numbered 50k + 7; one beyond the
+    /// installs seen so far paired before it logged anything else (and may never log more).
+    private mutating func emitPreviewLink(at instant: EpochNanoseconds, style: TimestampStyle,
+                                          into line: inout JSONLineBuilder, using rng: inout SeededRandom) {
+        let installNumber = UInt64(rng.below(Int(installCount / 50) + 2)) * 50 + 7
+        let install = InstallProfile(number: installNumber, seed: seed)
+        var scenario = PreviewLinkScenario.random(using: &rng)
+        // A pin ending one nanosecond late shows only with every fraction digit written.
+        let style = scenario.pinNanoseconds % 1_000_000_000 == 0 ? style
+            : TimestampStyle(zone: style.zone, fractionDigits: 9, lowercaseT: style.lowercaseT)
+        let consent = writeCommonFields(
+            type: #""preview_link""#, install: install, includeCustomer: rng.chance(0.5), at: instant, style: style,
+            into: &line, using: &rng, consent: scenario.bug == .pairedWhileDenied ? .denied : nil)
+        if consent == .denied && scenario.outcome == .paired && scenario.bug == nil {
+            // Pairing sends the install id: the SDK refuses while consent is denied.
+            scenario.outcome = .rejected
+            scenario.reason = "consent denied"
+        }
+        line.key("url")
+        line.append(quote)
+        line.append(scenario.url)
+        line.append(quote)
+        line.key("outcome")
+        line.append(quote)
+        line.append(Array(scenario.outcome.name.utf8))
+        line.append(quote)
+        if scenario.outcome == .paired {
+            let campaign = GronaCatalog.campaigns[install.pinnedCampaign]
+            line.field("campaignId", campaign.id)
+            line.field("variantId", campaign.variants[install.pinnedVariant])
+            line.field("pinExpiresAt", instant: instant + scenario.pinNanoseconds, style: style)
+        }
+        if let reason = scenario.reason {
+            line.key("reason")
+            line.append(quote)
+            line.append(reason)
+            line.append(quote)
+        }
+        // Older SDKs copy the preview flags onto the link line: they mean nothing there.
+        if rng.chance(0.05) {
+            line.field("isPreview", bool: true)
+        } else if rng.chance(0.02) {
+            line.field("preview", literal: #""yes""#)
+        }
+        writeClosingFields(into: &line, using: &rng)
+    }
+
+    private var quote: StaticString { "\"" }
+
     // MARK: Shared fields
 
     /// Opens the object and writes `ts`, `type` (the SDK puts `ts` first), `installId`,
     /// `customerId` and `consent`. Consent is the install's, except on a few events where the
-    /// shopper has just changed it.
+    /// shopper has just changed it, or where `consent` says otherwise. Returns the consent written.
+    @discardableResult
     private func writeCommonFields(type: StaticString, install: InstallProfile, includeCustomer: Bool,
                                    at instant: EpochNanoseconds, style: TimestampStyle,
-                                   into line: inout JSONLineBuilder, using rng: inout SeededRandom) {
+                                   into line: inout JSONLineBuilder, using rng: inout SeededRandom,
+                                   consent: ConsentSpelling? = nil) -> ConsentSpelling {
         line.beginObject()
         line.field("ts", instant: instant, style: style)
         line.field("type", literal: type)
@@ -251,13 +306,15 @@ struct GronaSimulator {
         } else if rng.chance(0.03) {
             line.field("customerId", literal: "null")
         }
-        switch rng.chance(0.03) ? ConsentSpelling.random(using: &rng) : install.consent {
+        let spelling = consent ?? (rng.chance(0.03) ? ConsentSpelling.random(using: &rng) : install.consent)
+        switch spelling {
         case .granted: line.field("consent", literal: #""granted""#)
         case .unknown: line.field("consent", literal: #""unknown""#)
         case .absent: break
         case .null: line.field("consent", literal: "null")
         case .denied: line.field("consent", literal: #""denied""#)
         }
+        return spelling
     }
 
     /// Writes keys analysis ignores — the SDK's version on some events, nested diagnostics on a

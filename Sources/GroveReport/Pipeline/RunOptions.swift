@@ -18,6 +18,8 @@ public struct RunOptions: Sendable {
     public var rejectsRaw: Bool
     /// How long to wait for another run to release the output directory or the state.
     public var lockWaitSeconds: Double = 0
+    /// The CI formats `validate` also reports in.
+    public var ciReports = CIReportOptions()
 
     public static let defaultInputs = ["SampleData"]
     public static let defaultOutputDirectory = "Reports"
@@ -35,6 +37,19 @@ public struct RunOptions: Sendable {
         self.jobs = jobs
         self.maxRejectRate = maxRejectRate
         self.rejectsRaw = rejectsRaw
+    }
+}
+
+/// The CI formats of `validate` (SPEC section 5).
+public struct CIReportOptions: Sendable {
+    /// `--junit FILE`: where to write the JUnit XML report.
+    public var junitPath: String?
+    /// `--github`: print `::error` workflow commands and append to the step summary.
+    public var github = false
+
+    public init(junitPath: String? = nil, github: Bool = false) {
+        self.junitPath = junitPath
+        self.github = github
     }
 }
 

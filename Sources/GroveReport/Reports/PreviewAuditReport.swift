@@ -7,6 +7,7 @@ public enum PreviewAuditReport {
                 JSONOutput.Member("preview_decisions", .integer(campaign.previewDecisions)),
                 JSONOutput.Member("preview_impressions", .integer(campaign.previewImpressions)),
                 JSONOutput.Member("preview_grants", .integer(campaign.previewGrants)),
+                JSONOutput.Member("preview_pairings", .integer(campaign.previewPairings)),
                 JSONOutput.Member("preview_installs", .integer(campaign.previewInstalls)),
                 JSONOutput.Member("preview_contaminated", .integer(campaign.previewContaminated)),
                 JSONOutput.Member("violations", violations(campaign.violations)),
@@ -17,6 +18,7 @@ public enum PreviewAuditReport {
             JSONOutput.Member("totals", .object([
                 JSONOutput.Member("preview", byGronaType(audit.previewTotals)),
                 JSONOutput.Member("consent_denied", byGronaType(audit.consentDeniedTotals)),
+                JSONOutput.Member("preview_links", previewLinks(audit.previewLinks)),
             ])),
             JSONOutput.Member("violations", violations(audit.violations)),
             JSONOutput.Member("leak_check", .integer(audit.leakCheck)),
@@ -30,13 +32,19 @@ public enum PreviewAuditReport {
         let denied = zip(EventType.grona, audit.consentDeniedTotals).map { "\($0.name) \($1)" }
         lines.append("  preview events excluded:        " + preview.joined(separator: ", "))
         lines.append("  consent-denied events excluded: " + denied.joined(separator: ", "))
+        lines.append("  preview links: \(audit.previewLinks.total)")
+        for kind in PreviewLinkKind.allCases {
+            let outcomes = PreviewLinkOutcome.allCases.map { "\($0.name) \(audit.previewLinks[kind, $0])" }
+            let label = kind.name + ":"
+            lines.append("    " + label + String(repeating: " ", count: 11 - label.count) + outcomes.joined(separator: ", "))
+        }
         lines.append("  leak check: \(audit.leakCheck) \(audit.leakCheck == 0 ? "(no excluded event reached the analysis)" : "EXCLUDED EVENTS REACHED THE ANALYSIS")")
         lines.append("  campaigns: \(audit.campaigns.count)")
         for campaign in audit.campaigns {
             let found = campaign.violations.named.filter { $0.count > 0 }
-            let installs = "preview installs \(campaign.previewInstalls), contaminated events \(campaign.previewContaminated)"
+            let installs = "preview installs \(campaign.previewInstalls), pairings \(campaign.previewPairings), contaminated events \(campaign.previewContaminated)"
             let verdict = found.isEmpty ? "ok" : found.map { "\($0.name) \($0.count)" }.joined(separator: ", ")
-            lines.append("    \(campaign.campaign): \(installs); \(verdict)")
+            lines.append("    \(printable(campaign.campaign)): \(installs); \(verdict)")
         }
         let total = audit.violations.total
         if total == 0 {
@@ -48,8 +56,39 @@ public enum PreviewAuditReport {
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// A name from the logs, quoted, with `"`, `\\` and control characters escaped as in JSON, so
+    /// a campaign can neither break the audit's lines nor forge one. CI runners read commands
+    /// from output lines (GitHub Actions: a line starting with `::` after its indent, or holding
+    /// `##[`), so the quote opens the line's text and `##[` is written `#\u0023[`.
+    static func printable(_ name: ByteString) -> String {
+        let scalars = Array(name.description.unicodeScalars)
+        var out = "\""
+        for (index, scalar) in scalars.enumerated() {
+            let opensCommand = scalar == "#" && index > 0 && scalars[index - 1] == "#"
+                && index + 1 < scalars.count && scalars[index + 1] == "["
+            if scalar == "\"" || scalar == "\\" {
+                out += "\\" + String(scalar)
+            } else if opensCommand || scalar.value < 0x20 || scalar.value == 0x7F {
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+
     private static func violations(_ violations: AuditViolations) -> JSONOutput {
         .object(violations.named.map { JSONOutput.Member($0.name, .integer($0.count)) })
+    }
+
+    /// `{kind: {outcome: n}}`, all sixteen cells.
+    private static func previewLinks(_ counts: PreviewLinkCounts) -> JSONOutput {
+        .object(PreviewLinkKind.allCases.map { kind in
+            JSONOutput.Member(kind.name, .object(PreviewLinkOutcome.allCases.map {
+                JSONOutput.Member($0.name, .integer(counts[kind, $0]))
+            }))
+        })
     }
 
     private static func byGronaType(_ counts: [Int]) -> JSONOutput {

@@ -5,8 +5,9 @@
 /// for them too. It only tells strings, structural characters, whitespace and other bytes apart,
 /// so it cannot fail, runs in linear time, and where the structure is unclear it redacts more.
 ///
-/// * The value of a key whose name contains `email`, `secret`, `password` or `token` (any ASCII
-///   case, any depth) is replaced by `"[REDACTED]"`.
+/// * The value of a key whose name contains `email`, `secret`, `password` or `token`, or is `url`
+///   (a preview link's pairing code is a credential), any ASCII case, any depth, is replaced by
+///   `"[REDACTED]"`.
 /// * On a line mentioning the string `link_open` or `click_bind` anywhere, the value of every
 ///   top-level key outside the allowlist of each such type is replaced too.
 ///
@@ -16,6 +17,7 @@
 public enum RawLineRedactor {
     private static let redacted = Array(#""[REDACTED]""#.utf8)
     private static let sensitiveWords = ["email", "secret", "password", "token"].map { Array($0.utf8) }
+    private static let sensitiveNames = ["url"].map { Array($0.utf8) }
     private static let linkOpen = Array("link_open".utf8)
     private static let clickBind = Array("click_bind".utf8)
     private static let linkOpenKeys = [
@@ -151,7 +153,7 @@ public enum RawLineRedactor {
         for i in name.indices where name[i] >= UInt8(ascii: "A") && name[i] <= UInt8(ascii: "Z") {
             name[i] |= 0x20
         }
-        return sensitiveWords.contains { name.contains($0) }
+        return sensitiveNames.contains(name) || sensitiveWords.contains { name.contains($0) }
     }
 
     /// Index of the quote closing the string that opens at `start`, or the line length.

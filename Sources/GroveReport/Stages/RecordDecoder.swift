@@ -110,6 +110,8 @@ struct RecordDecoder {
             counters.previewGrants = try fields.integer("previewGrants")
             counters.decisions = try fields.integer("decisions")
             counters.missingCustomer = try fields.integer("missingCustomer")
+            counters.previewPairings = try fields.integer("previewPairings")
+            counters.linkViolations = LinkViolations(counts: try fields.integers("linkViolations", count: 4))
             state.grona.counters.upsert(symbol(key[0]), { counters }, { [symbols] in $0.merge(counters, symbols: symbols) })
         case ("inst", 2):
             var install = InstallRecord()
@@ -144,6 +146,11 @@ struct RecordDecoder {
             totals.preview = try fields.integers("preview", count: EventType.grona.count)
             totals.consentDenied = try fields.integers("denied", count: EventType.grona.count)
             totals.leaked = try fields.integer("leaked")
+            guard let links = PreviewLinkCounts(cells: try fields.integers("links", count: PreviewLinkCounts.cellCount)) else {
+                throw failure("links needs one count per kind and outcome")
+            }
+            totals.previewLinks = links
+            totals.linkViolations = LinkViolations(counts: try fields.integers("linkViolations", count: 4))
             state.grona.totals.merge(totals, symbols: symbols)
         default:
             try decodeJoin(kind: kind, key: key, &fields)

@@ -136,6 +136,8 @@ struct RecordEncoder {
                 JSONOutput.Member("previewGrants", .integer(counters.previewGrants)),
                 JSONOutput.Member("decisions", .integer(counters.decisions)),
                 JSONOutput.Member("missingCustomer", .integer(counters.missingCustomer)),
+                JSONOutput.Member("previewPairings", .integer(counters.previewPairings)),
+                JSONOutput.Member("linkViolations", .array(counters.linkViolations.counts.map(JSONOutput.integer))),
             ])
         }
         for (key, install) in zip(grona.installs.keys, grona.installs.records) {
@@ -164,6 +166,8 @@ struct RecordEncoder {
             JSONOutput.Member("preview", .array(grona.totals.preview.map(JSONOutput.integer))),
             JSONOutput.Member("denied", .array(grona.totals.consentDenied.map(JSONOutput.integer))),
             JSONOutput.Member("leaked", .integer(grona.totals.leaked)),
+            JSONOutput.Member("links", .array(grona.totals.previewLinks.cells.map(JSONOutput.integer))),
+            JSONOutput.Member("linkViolations", .array(grona.totals.linkViolations.counts.map(JSONOutput.integer))),
         ])
     }
 

@@ -18,11 +18,19 @@ let executablePath: String = {
     return packageRoot + "/.build/debug/grove-report"
 }()
 
-/// Runs the executable with `arguments` in `directory`, feeding `stdin`.
-func execute(_ arguments: [String], in directory: String? = nil, stdin: [UInt8] = []) throws -> ExecutionResult {
+/// Runs the executable with `arguments` in `directory`, feeding `stdin`; `environment` adds to
+/// (or, with a nil value, removes from) this process's environment.
+func execute(
+    _ arguments: [String], in directory: String? = nil, stdin: [UInt8] = [], environment: [String: String?] = [:]
+) throws -> ExecutionResult {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executablePath)
     process.arguments = arguments
+    if !environment.isEmpty {
+        var merged = ProcessInfo.processInfo.environment
+        for (name, value) in environment { merged[name] = value }
+        process.environment = merged
+    }
     if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
     let scratch = try temporaryDirectory("execute")
     let inputPath = scratch + "/stdin"

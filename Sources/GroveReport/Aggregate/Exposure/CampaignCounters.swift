@@ -7,6 +7,10 @@ struct CampaignCounters: MergeableRecord {
     var decisions = 0
     /// Customer-unit decisions (not preview, not denied) without `customerId`.
     var missingCustomer = 0
+    /// `preview_link`s with outcome `paired` for the campaign.
+    var previewPairings = 0
+    /// The link violations of the campaign's paired links.
+    var linkViolations = LinkViolations()
 
     var previewEvents: Int { previewDecisions + previewImpressions + previewGrants }
 
@@ -18,5 +22,7 @@ struct CampaignCounters: MergeableRecord {
         previewGrants += other.previewGrants
         decisions += other.decisions
         missingCustomer += other.missingCustomer
+        previewPairings += other.previewPairings
+        linkViolations.add(other.linkViolations)
     }
 }

@@ -57,10 +57,12 @@ extension PartialState {
             campaign.previewDecisions = counts.previewDecisions
             campaign.previewImpressions = counts.previewImpressions
             campaign.previewGrants = counts.previewGrants
+            campaign.previewPairings = counts.previewPairings
             campaign.previewInstalls = campaignStats.previewInstalls
             campaign.previewContaminated = campaignStats.contaminated
             campaign.violations.previewGrant = counts.previewGrants
             campaign.violations.missingCustomer = counts.missingCustomer
+            campaign.violations.links = counts.linkViolations
             if configuration?.campaigns[name]?.enabled == false {
                 campaign.violations.previewOnDisabledCampaign = counts.previewEvents
                 campaign.violations.decisionOnDisabledCampaign = counts.decisions
@@ -68,9 +70,11 @@ extension PartialState {
             violations.add(campaign.violations)
             campaigns.append(campaign)
         }
+        // Links that paired no campaign (cleared, rejected, ignored) have no campaign to count under.
+        violations.links = grona.totals.linkViolations
         return PreviewAudit(
             campaigns: campaigns, previewTotals: grona.totals.preview, consentDeniedTotals: grona.totals.consentDenied,
-            violations: violations, leakCheck: grona.totals.leaked)
+            previewLinks: grona.totals.previewLinks, violations: violations, leakCheck: grona.totals.leaked)
     }
 }
 

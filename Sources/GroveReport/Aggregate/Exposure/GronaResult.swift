@@ -38,20 +38,29 @@ public struct ExposureCampaign: Sendable, Equatable {
     public var variants: [ExposureRow]
 }
 
-/// The four violations of the preview audit (SPEC section 5).
+/// The eight violations of the preview audit (SPEC section 5).
 public struct AuditViolations: Sendable, Equatable {
     public var previewGrant = 0
     public var missingCustomer = 0
     public var previewOnDisabledCampaign = 0
     public var decisionOnDisabledCampaign = 0
+    /// The preview-link checks: per campaign those of its paired links, in the totals every link's.
+    public var links = LinkViolations()
 
-    public var total: Int { previewGrant + missingCustomer + previewOnDisabledCampaign + decisionOnDisabledCampaign }
+    /// The eight names, in report order.
+    public static let names = [
+        "preview_grant", "missing_customer", "preview_on_disabled_campaign", "decision_on_disabled_campaign",
+        "invalid_link_accepted", "wrong_link_outcome", "paired_while_denied", "pin_too_long",
+    ]
+
+    public var total: Int {
+        previewGrant + missingCustomer + previewOnDisabledCampaign + decisionOnDisabledCampaign + links.total
+    }
 
     /// The violations with their report names, in report order.
     public var named: [(name: String, count: Int)] {
-        [("preview_grant", previewGrant), ("missing_customer", missingCustomer),
-         ("preview_on_disabled_campaign", previewOnDisabledCampaign),
-         ("decision_on_disabled_campaign", decisionOnDisabledCampaign)]
+        Array(zip(Self.names, [previewGrant, missingCustomer, previewOnDisabledCampaign, decisionOnDisabledCampaign]
+            + links.counts))
     }
 
     mutating func add(_ other: AuditViolations) {
@@ -59,6 +68,7 @@ public struct AuditViolations: Sendable, Equatable {
         missingCustomer += other.missingCustomer
         previewOnDisabledCampaign += other.previewOnDisabledCampaign
         decisionOnDisabledCampaign += other.decisionOnDisabledCampaign
+        links.add(other.links)
     }
 }
 
@@ -68,6 +78,8 @@ public struct AuditCampaign: Sendable, Equatable {
     public var previewDecisions = 0
     public var previewImpressions = 0
     public var previewGrants = 0
+    /// `preview_link`s with outcome `paired` for the campaign.
+    public var previewPairings = 0
     public var previewInstalls = 0
     public var previewContaminated = 0
     public var violations = AuditViolations()
@@ -80,6 +92,8 @@ public struct PreviewAudit: Sendable, Equatable {
     public var previewTotals: [Int]
     /// Consent-denied, not preview, events by Grona type.
     public var consentDeniedTotals: [Int]
+    /// Every accepted `preview_link` by kind and outcome.
+    public var previewLinks: PreviewLinkCounts
     public var violations: AuditViolations
     /// Preview or consent-denied events that reached the analysis, counted by the analysis itself.
     public var leakCheck: Int

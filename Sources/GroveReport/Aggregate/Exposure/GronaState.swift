@@ -37,6 +37,8 @@ public struct GronaState: Sendable {
             count(grant.campaignId) { if grant.isPreview { $0.previewGrants += 1 } }
             guard route(.grant, grant.isPreview, grant.subject, key) else { return }
             installs.modify(key, default: InstallRecord.init) { $0.add(grant) }
+        case .previewLink(let link):
+            add(link)
         case .order(let order):
             _ = route(.order, order.isPreview, order.subject, nil)
             let record = OrderRecord(earliest: order)
@@ -44,6 +46,22 @@ public struct GronaState: Sendable {
         default:
             break
         }
+    }
+
+    /// Counts a preview link by kind and outcome and checks it; a paired link makes its install a
+    /// preview install of its campaign, whatever its kind or consent. Never a preview or
+    /// consent-denied event itself.
+    private mutating func add(_ link: PreviewLink) {
+        let violations = LinkViolations(link)
+        totals.previewLinks.count(link.kind, link.outcome)
+        totals.linkViolations.add(violations)
+        guard link.outcome == .paired, let campaign = link.campaignId else { return }
+        count(campaign) { counters in
+            counters.previewPairings += 1
+            counters.linkViolations.add(violations)
+        }
+        let key = SymbolPair(first: campaign, second: link.subject.installId)
+        installs.modify(key, default: InstallRecord.init) { $0.isPreviewInstall = true }
     }
 
     private mutating func count(_ campaign: Symbol, _ update: (inout CampaignCounters) -> Void) {

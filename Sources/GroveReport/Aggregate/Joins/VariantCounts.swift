@@ -49,6 +49,10 @@ struct GronaTotals: MergeableRecord, Equatable {
     var consentDenied = [Int](repeating: 0, count: EventType.grona.count)
     /// Preview or consent-denied events that reached the analysis, counted where it consumes them.
     var leaked = 0
+    /// Every accepted `preview_link` by kind and outcome.
+    var previewLinks = PreviewLinkCounts()
+    /// The link violations of every `preview_link`, paired or not.
+    var linkViolations = LinkViolations()
 
     mutating func merge(_ other: GronaTotals, symbols: SymbolTable) {
         for index in preview.indices {
@@ -56,6 +60,8 @@ struct GronaTotals: MergeableRecord, Equatable {
             consentDenied[index] += other.consentDenied[index]
         }
         leaked += other.leaked
+        previewLinks.add(other.previewLinks)
+        linkViolations.add(other.linkViolations)
     }
 
     func translated(_ translation: SymbolTranslation) -> GronaTotals { self }
