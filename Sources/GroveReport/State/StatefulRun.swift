@@ -72,9 +72,11 @@ public enum StatefulRun {
             let record = StateRunRecord(
                 id: try store.nextRunID(), started: Self.timestamp(), options: Self.describe(options), inputs: plan.inputs,
                 lines: fresh.accounting.lines, rejected: fresh.accounting.rejectedTotal)
+            // Until the state has changed, the result is that of an empty analysis.
+            let nothing = PartialState()
             var result = RunResult(
-                accounting: fresh.accounting, attribution: AttributionResult(campaigns: [], totals: AttributionCounts()),
-                grona: GronaResult(exposure: [], audit: PreviewAudit.empty), wallSeconds: 0,
+                accounting: fresh.accounting, attribution: nothing.attributionReport(),
+                grona: nothing.exposureReport(configuration: nil), wallSeconds: 0,
                 stateRun: StateRunReport(record: record, changes: nil))
             guard fresh.accounting.inputErrors.isEmpty && result.rejectRate <= options.maxRejectRate else {
                 return (result, aggregation.spools)
