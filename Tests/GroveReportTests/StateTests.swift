@@ -60,7 +60,10 @@ struct StateTests {
             let tonight = Array(remaining.prefix(take))
             remaining.removeFirst(take)
             night += 1
-            let result = try execute(["run", "--state", directory + "/state.db", "--out", directory + "/night-\(night)"] + options + tonight)
+            // Now and then a night is read and merged in batches of a few files.
+            let batches = random.chance(0.5) ? ["--batch-mb", "0.1"] : []
+            let result = try execute(
+                ["run", "--state", directory + "/state.db", "--out", directory + "/night-\(night)"] + options + batches + tonight)
             #expect(result.status == 0, "night \(night): \(result.stderr)")
         }
         let expected = try Self.comparable(directory + "/single")
@@ -73,6 +76,21 @@ struct StateTests {
         #expect(again.status == 0, "\(again.stderr)")
         #expect(try Self.comparable(directory + "/again") == expected)
         #expect(try readFile(directory + "/again/changes.csv") == Array("report,campaign,variant,column,previous,current\n".utf8))
+    }
+
+    @Test func aRunReadInBatchesWritesWhatOneBatchWrites() throws {
+        let directory = try temporaryDirectory()
+        let files = try Self.splitLogs(into: directory, files: 5, seed: 4)
+        let whole = try execute(["run", "--state", directory + "/whole.db", "--out", directory + "/whole", "--max-reject-rate", "1"] + files)
+        #expect(whole.status == 0, "\(whole.stderr)")
+        let batched = try execute(
+            ["run", "--state", directory + "/batched.db", "--out", directory + "/batched", "--max-reject-rate", "1", "--batch-mb", "0.01"]
+                + files.reversed())
+        #expect(batched.status == 0, "\(batched.stderr)")
+        #expect(try Self.comparable(directory + "/batched") == Self.comparable(directory + "/whole"))
+        let rejects = try readFile(directory + "/whole/rejects.ndjson")
+        #expect(!rejects.isEmpty)
+        #expect(try readFile(directory + "/batched/rejects.ndjson") == rejects)
     }
 
     @Test func aRerunSkipsEveryInputAndChangesNoNumber() throws {

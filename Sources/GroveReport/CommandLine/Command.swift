@@ -106,7 +106,7 @@ public enum Command: Sendable {
     private static func analysisOptions(_ words: [String], command: String) throws(UsageError) -> RunOptions {
         let arguments = try ArgumentList(
             words, command: command,
-            valued: ["out", "config", "preview-scope", "jobs", "max-reject-rate", "lock-wait", "state"], flags: ["rejects-raw"])
+            valued: ["out", "config", "preview-scope", "jobs", "max-reject-rate", "lock-wait", "state", "batch-mb"], flags: ["rejects-raw"])
         var options = RunOptions()
         options.inputs = arguments.positionals
         options.outputDirectory = arguments.value("out")
@@ -119,9 +119,12 @@ public enum Command: Sendable {
         options.lockWaitSeconds = try arguments.number("lock-wait", default: 0, in: 0...1e9)
         options.configurationPath = arguments.value("config")
         options.statePath = arguments.value("state")
+        options.stateBatchBytes = Int(try arguments.number("batch-mb", default: 256.0, in: 0.001...1_048_576) * 1_048_576)
         if options.statePath != nil {
             guard command == "run" else { throw UsageError("\(command) does not take --state: use 'run --state FILE'", command: command) }
             // With a state, no INPUT means: ingest nothing, report the state.
+        } else if arguments.value("batch-mb") != nil {
+            throw UsageError("--batch-mb goes with --state FILE", command: command)
         } else if options.inputs.isEmpty {
             options.inputs = RunOptions.defaultInputs
         }

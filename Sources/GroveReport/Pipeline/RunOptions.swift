@@ -9,6 +9,9 @@ public struct RunOptions: Sendable {
     public var configurationPath: String?
     /// `--state FILE`: the SQLite state of incremental runs.
     public var statePath: String?
+    /// With a state, new inputs are read and merged in batches of about this many compressed
+    /// bytes, so memory follows the batch, not the run (`--batch-mb`).
+    public var stateBatchBytes = 256 << 20
     public var previewScope: PreviewScope
     /// Worker threads; at least 1.
     public var jobs: Int

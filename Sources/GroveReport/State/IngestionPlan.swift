@@ -40,6 +40,27 @@ struct IngestionPlan {
         }
     }
 
+    /// The new files (as positions in `newFiles`) in batches of at most `maxBytes` (and at least
+    /// one file), in report order: by name byte-wise, then position, so the batches' reject
+    /// spools follow each other in the order `rejects.ndjson` lists them.
+    func batches(maxBytes: Int) -> [[Int]] {
+        let order = newFiles.indices.sorted {
+            (ByteString(newFiles[$0].displayName), $0) < (ByteString(newFiles[$1].displayName), $1)
+        }
+        var batches: [[Int]] = []
+        var bytes = 0
+        for position in order {
+            let size = inputs[positions[position]].size
+            if batches.isEmpty || (bytes + size > maxBytes && !(batches.last?.isEmpty ?? true)) {
+                batches.append([])
+                bytes = 0
+            }
+            batches[batches.count - 1].append(position)
+            bytes += size
+        }
+        return batches
+    }
+
     /// Sets the lines read from each new file.
     mutating func count(linesPerFile: [Int]) {
         for (position, lines) in zip(positions, linesPerFile) { inputs[position].lines = lines }

@@ -58,41 +58,61 @@ public enum StatefulRun {
         } catch {
             throw .state(error)
         }
-        let aggregation: (state: PartialState, spools: [String], linesPerFile: [Int])
-        do throws(OutputError) {
-            aggregation = try Pipeline.aggregate(
-                plan.newFiles, jobs: options.jobs, rejectsRaw: options.rejectsRaw, scratch: scratch, progress: progress)
-        } catch {
-            throw .output(error)
+        var accounting = plan.discovery
+        var spools: [String] = []
+        var linesPerFile = [Int](repeating: 0, count: plan.newFiles.count)
+        var leaked = 0
+        // Batch by batch, in report order, so memory follows the batch and not the run; every
+        // batch is read (to report every input error and reject), but once one is unsound the
+        // rest are not merged, and the transaction is dropped.
+        for (number, batch) in plan.batches(maxBytes: options.stateBatchBytes).enumerated() {
+            let aggregation: (state: PartialState, spools: [String], linesPerFile: [Int])
+            do throws(OutputError) {
+                let batchScratch = scratch + "/batch-\(number)"
+                guard mkdir(batchScratch, 0o700) == 0 else {
+                    throw OutputError.cannotCreate(path: batchScratch, reason: String(cString: strerror(errno)))
+                }
+                aggregation = try Pipeline.aggregate(
+                    batch.map { plan.newFiles[$0] }, jobs: options.jobs, rejectsRaw: options.rejectsRaw,
+                    scratch: batchScratch, progress: progress)
+            } catch {
+                throw .output(error)
+            }
+            accounting.merge(aggregation.state.accounting)
+            spools += aggregation.spools
+            for (position, lines) in zip(batch, aggregation.linesPerFile) { linesPerFile[position] = lines }
+            guard accounting.inputErrors.isEmpty else { continue }
+            do throws(StateError) {
+                var merge = IncrementalMerge(into: store)
+                leaked += try merge.merge(aggregation.state)
+            } catch {
+                throw .state(error)
+            }
         }
-        var fresh = aggregation.state
-        fresh.accounting.merge(plan.discovery)
-        plan.count(linesPerFile: aggregation.linesPerFile)
+        plan.count(linesPerFile: linesPerFile)
         do throws(StateError) {
             let record = StateRunRecord(
                 id: try store.nextRunID(), started: Self.timestamp(), options: Self.describe(options), inputs: plan.inputs,
-                lines: fresh.accounting.lines, rejected: fresh.accounting.rejectedTotal)
+                lines: accounting.lines, rejected: accounting.rejectedTotal)
             // Until the state has changed, the result is that of an empty analysis.
             let nothing = PartialState()
             var result = RunResult(
-                accounting: fresh.accounting, attribution: nothing.attributionReport(),
+                accounting: accounting, attribution: nothing.attributionReport(),
                 grona: nothing.exposureReport(configuration: nil), wallSeconds: 0,
                 stateRun: StateRunReport(record: record, changes: nil))
-            guard fresh.accounting.inputErrors.isEmpty && result.rejectRate <= options.maxRejectRate else {
-                return (result, aggregation.spools)
+            guard accounting.inputErrors.isEmpty && result.rejectRate <= options.maxRejectRate else {
+                return (result, spools)
             }
-            var merge = IncrementalMerge(into: store)
-            let leaked = try merge.merge(fresh)
             let whole = try store.reportState(scope: options.previewScope)
             result.grona = whole.exposureReport(configuration: options.configuration)
             // A failed leak check fails the run: the store is dropped uncommitted.
             result.grona.audit.leakCheck = leaked
-            guard leaked == 0 else { return (result, aggregation.spools) }
+            guard leaked == 0 else { return (result, spools) }
             result.accounting = whole.accounting
             result.attribution = whole.attributionReport()
             let changes = try commit(record, result, to: store)
             result.stateRun?.changes = changes
-            return (result, aggregation.spools)
+            return (result, spools)
         } catch {
             throw .state(error)
         }
