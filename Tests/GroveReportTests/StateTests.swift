@@ -198,6 +198,12 @@ struct StateTests {
         #expect(newer.stderr.contains("newer"), "\(newer.stderr)")
         let described = try execute(["state", state])
         #expect(described.status == 2)
+        // A usage error outranks a busy state (exit codes 2 before 75).
+        let holder = try SQLiteConnection(path: state)
+        try holder.execute("BEGIN IMMEDIATE")
+        let busyAndNewer = try execute(["run", "--state", state, "--out", directory + "/out"])
+        #expect(busyAndNewer.status == 2, "\(busyAndNewer.stderr)")
+        try holder.execute("ROLLBACK")
     }
 
     @Test func aFileThatIsNotAStateIsAUsageError() throws {

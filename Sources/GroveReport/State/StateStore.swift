@@ -21,6 +21,10 @@ final class StateStore {
         } catch {
             throw .cannotWrite(path: path, reason: error.message)
         }
+        // A newer schema is a usage error, which outranks a busy state (exit 2 before 75):
+        // reading the version needs no lock.
+        let version = try mapping { () throws(SQLiteError) in try connection.integer("PRAGMA user_version") }
+        if version > StateSchema.version { throw .newerSchema(path: path, version: Int(version)) }
         connection.setBusyTimeout(seconds: lockWaitSeconds)
         try mapping { () throws(SQLiteError) in
             // WAL: readers (`grove-report state`, the sqlite3 shell) never block the nightly writer.
