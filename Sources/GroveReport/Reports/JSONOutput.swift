@@ -82,10 +82,17 @@ public indirect enum JSONOutput: Sendable, Equatable {
         output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent * 2))
     }
 
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
     /// Appends `bytes` as a JSON string: quotes, backslashes and control characters escaped.
     static func appendString(_ bytes: [UInt8], to output: inout [UInt8]) {
-        let hex = Array("0123456789abcdef".utf8)
         output.append(UInt8(ascii: "\""))
+        // Most texts (ids, names) need no escape: copy them whole.
+        guard bytes.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
+            output.append(contentsOf: bytes)
+            output.append(UInt8(ascii: "\""))
+            return
+        }
         for byte in bytes {
             switch byte {
             case UInt8(ascii: "\""): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
@@ -95,8 +102,8 @@ public indirect enum JSONOutput: Sendable, Equatable {
             case 0x09: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
             case 0..<0x20, 0x7F:
                 output.append(contentsOf: Array("\\u00".utf8))
-                output.append(hex[Int(byte >> 4)])
-                output.append(hex[Int(byte & 0xF)])
+                output.append(hexDigits[Int(byte >> 4)])
+                output.append(hexDigits[Int(byte & 0xF)])
             default: output.append(byte)
             }
         }

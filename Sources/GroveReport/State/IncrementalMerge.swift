@@ -11,9 +11,9 @@
 struct IncrementalMerge {
     private let store: StateStore
     private let sealing: TextSealing
+    /// The stored records of S.
     private var before = RecordDecoder()
-    private var after = RecordDecoder()
-    /// Keys read into both sides.
+    /// Keys read into `before`.
     private var loaded = Set<[UInt8]>()
     /// Keys of the records this run's lines change.
     private var touched: [[UInt8]] = []
@@ -26,38 +26,41 @@ struct IncrementalMerge {
     /// Merges `fresh` (this run's partial state, not yet joined) into the state; returns the
     /// number of preview or consent-denied events that reached the analysis (the leak check).
     mutating func merge(_ fresh: PartialState) throws(StateError) -> Int {
+        // This run's records as they will be stored: sealed, keyed like the stored ones.
+        var sealed = RecordDecoder()
         for (key, value) in StateRecordText.split(RecordEncoder.encode(fresh, sealing: sealing)) {
             touched.append(key)
+            try StateRecordText.read(key, value, into: &sealed, path: store.path)
             try load(key)
-            try StateRecordText.read(key, value, into: &after, path: store.path)
         }
-        try loadClickComponents()
-        try loadUnitComponents()
+        try loadClickComponents(also: sealed.state)
+        try loadUnitComponents(also: sealed.state)
+        var after = before.state
+        after.merge(sealed.state)
         var leaked = 0
         for scope in PreviewScope.allCases {
             var joinedBefore = before.state
             joinedBefore.joinAll(scope: scope)
-            var joinedAfter = after.state
+            var joinedAfter = after
             joinedAfter.joinAll(scope: scope)
             leaked = joinedAfter.grona.totals.leaked
             try update(scope: scope, adding: joinedAfter, removing: joinedBefore)
         }
-        try writeTouchedRecords()
+        try write(after)
         return leaked
     }
 
-    /// Reads a stored record into both sides, once.
+    /// Reads a stored record into `before`, once.
     private mutating func load(_ key: [UInt8]) throws(StateError) {
         guard loaded.insert(key).inserted, let stored = try store.record(key: key) else { return }
         try StateRecordText.read(key, stored, into: &before, path: store.path)
-        try StateRecordText.read(key, stored, into: &after, path: store.path)
     }
 
-    /// Every click named by a touched click, binding or open (its original, before and after),
-    /// with its binding and every open resolved to it.
-    private mutating func loadClickComponents() throws(StateError) {
+    /// Every click named by a touched click, binding or open (its original as stored or as
+    /// this run has it), with its binding and every open resolved to it.
+    private mutating func loadClickComponents(also fresh: PartialState) throws(StateError) {
         var clickIDs = Set<ByteString>()
-        for side in [before.state, after.state] {
+        for side in [before.state, fresh] {
             let attribution = side.attribution
             clickIDs.formUnion(attribution.clicks.keys.map(side.symbols.string))
             clickIDs.formUnion(attribution.bindings.keys.map(side.symbols.string))
@@ -70,11 +73,12 @@ struct IncrementalMerge {
         }
     }
 
-    /// Every unit named by a touched install record or order, before and after, with every
-    /// install record that names it (in any campaign) and every order that names it.
-    private mutating func loadUnitComponents() throws(StateError) {
+    /// Every unit named by a touched install record or order (as stored or as this run has
+    /// it), with every install record that names it (in any campaign) and every order that
+    /// names it.
+    private mutating func loadUnitComponents(also fresh: PartialState) throws(StateError) {
         var units = Set<ByteString>()
-        for side in [before.state, after.state] {
+        for side in [before.state, fresh] {
             for install in side.grona.installs.records {
                 units.formUnion(install.decisions.values.map { Self.unitText($0.unit, side.symbols) })
             }
@@ -104,16 +108,12 @@ struct IncrementalMerge {
     }
 
     /// Stores the touched records as merged, and indexes the clicks and units they name.
-    private func writeTouchedRecords() throws(StateError) {
-        let state = after.state
+    private func write(_ state: PartialState) throws(StateError) {
         let symbols = state.symbols
-        let merged = Dictionary(
-            StateRecordText.split(RecordEncoder.encode(state, sealing: sealing)), uniquingKeysWith: { first, _ in first })
-        for key in touched {
-            guard let value = merged[key] else { continue }
+        let touchedKeys = Set(touched)
+        for (key, value) in StateRecordText.split(RecordEncoder.encode(state, sealing: sealing)) where touchedKeys.contains(key) {
             try store.putRecord(kind: StateRecordText.kind(of: key), key: key, value: value)
         }
-        let touchedKeys = Set(touched)
         let opens = state.attribution.opens
         for (openID, open) in zip(opens.keys, opens.records) {
             let key = StateRecordText.key("open", symbols.string(openID))

@@ -31,7 +31,7 @@ final class StateStore {
             try connection.execute("PRAGMA journal_mode = WAL")
             // A night reads and rewrites scattered keys: a large page cache keeps SQLite from
             // spilling pages to the WAL and reading them back within the transaction.
-            try connection.execute("PRAGMA cache_size = -262144")
+            try connection.execute("PRAGMA cache_size = -65536")
             try connection.execute("PRAGMA temp_store = MEMORY")
             try connection.execute("BEGIN IMMEDIATE")
         }
@@ -168,7 +168,8 @@ final class StateStore {
 
     /// Records which click an open's original names.
     func indexOpen(key: [UInt8], clickID: ByteString) throws(StateError) {
-        try run("INSERT INTO open_clicks (open_key, click_id) VALUES (?, ?) ON CONFLICT(open_key) DO UPDATE SET click_id = excluded.click_id",
+        try run("INSERT INTO open_clicks (open_key, click_id) VALUES (?, ?) "
+                + "ON CONFLICT(open_key) DO UPDATE SET click_id = excluded.click_id WHERE click_id != excluded.click_id",
                 [.bytes(key), .bytes(clickID.bytes)])
     }
 
