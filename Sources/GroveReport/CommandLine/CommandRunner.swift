@@ -58,7 +58,10 @@ public enum CommandRunner {
         }
         progress?.stop()
         reportProblems(result, maxRejectRate: options.maxRejectRate)
-        if printAudit { print(PreviewAuditReport.text(result.grona.audit), terminator: "") }
+        if printAudit {
+            print(PreviewAuditReport.text(result.grona.audit), terminator: "")
+            print(HealthWarningsText.text(result.grona.exposure), terminator: "")
+        }
         return result.status(maxRejectRate: options.maxRejectRate, failOnViolations: printAudit)
     }
 

@@ -1,0 +1,66 @@
+/// A byte buffer for the report page: markup is appended as written, text is escaped.
+///
+/// One growing buffer for the whole page keeps building linear in its size, whatever the number
+/// of campaigns.
+struct HTMLWriter {
+    private(set) var bytes: [UInt8] = []
+
+    init() {
+        bytes.reserveCapacity(1 << 16)
+    }
+
+    /// Appends markup the page itself wrote (never text from the logs).
+    mutating func raw(_ markup: String) {
+        bytes.append(contentsOf: markup.utf8)
+    }
+
+    /// Appends text, escaped for element content and attribute values alike.
+    mutating func text(_ value: String) {
+        Self.appendEscaped(value.utf8, to: &bytes)
+    }
+
+    /// Appends text from the logs (campaign and variant names, file names…), escaped.
+    mutating func text(_ value: ByteString) {
+        Self.appendEscaped(value.bytes, to: &bytes)
+    }
+
+    /// Appends a column name of the reports (`preview_on_disabled_campaign`), escaped, with a
+    /// line-break opportunity after each `_` so narrow headers wrap between words.
+    mutating func columnName(_ name: String) {
+        for (index, part) in name.split(separator: "_", omittingEmptySubsequences: false).enumerated() {
+            if index > 0 { raw("_<wbr>") }
+            text(String(part))
+        }
+    }
+
+    /// Appends an integer as text.
+    mutating func number(_ value: Int) {
+        bytes.append(contentsOf: String(value).utf8)
+    }
+
+    /// `<tag class="…">text</tag>` with escaped text.
+    mutating func element(_ tag: String, _ content: String, class className: String? = nil) {
+        raw(className.map { "<\(tag) class=\"\($0)\">" } ?? "<\(tag)>")
+        text(content)
+        raw("</\(tag)>")
+    }
+
+    /// Escapes `& < > " '`, so text can never open an element or leave an attribute; C0 control
+    /// characters and DEL (HTML parse errors, invisible) are shown as their Unicode control
+    /// pictures (U+2400…), so a name holding them stays readable and distinct.
+    static func appendEscaped<Bytes: Sequence<UInt8>>(_ text: Bytes, to output: inout [UInt8]) {
+        for byte in text {
+            switch byte {
+            case UInt8(ascii: "&"): output.append(contentsOf: "&amp;".utf8)
+            case UInt8(ascii: "<"): output.append(contentsOf: "&lt;".utf8)
+            case UInt8(ascii: ">"): output.append(contentsOf: "&gt;".utf8)
+            case UInt8(ascii: "\""): output.append(contentsOf: "&quot;".utf8)
+            case UInt8(ascii: "'"): output.append(contentsOf: "&#39;".utf8)
+            // U+2400 + byte is E2 90 80+byte; U+2421 (DEL) is E2 90 A1.
+            case 0x00..<0x20: output.append(contentsOf: [0xE2, 0x90, 0x80 + byte])
+            case 0x7F: output.append(contentsOf: [0xE2, 0x90, 0xA1])
+            default: output.append(byte)
+            }
+        }
+    }
+}
