@@ -45,9 +45,10 @@ struct HTMLWriter {
         raw("</\(tag)>")
     }
 
-    /// Escapes `& < > " '`, so text can never open an element or leave an attribute; C0 control
-    /// characters and DEL (HTML parse errors, invisible) are shown as their Unicode control
-    /// pictures (U+2400…), so a name holding them stays readable and distinct.
+    /// Escapes `& < > " '`, so text can never open an element or leave an attribute. Control
+    /// characters stay what they are in the DOM (a name holding a tab is found as written): tab
+    /// and LF as themselves, CR, the other C0 controls and DEL as numeric references (the parser
+    /// would turn a raw CR into LF), NUL — which no HTML document can hold — as U+FFFD.
     static func appendEscaped<Bytes: Sequence<UInt8>>(_ text: Bytes, to output: inout [UInt8]) {
         for byte in text {
             switch byte {
@@ -56,9 +57,9 @@ struct HTMLWriter {
             case UInt8(ascii: ">"): output.append(contentsOf: "&gt;".utf8)
             case UInt8(ascii: "\""): output.append(contentsOf: "&quot;".utf8)
             case UInt8(ascii: "'"): output.append(contentsOf: "&#39;".utf8)
-            // U+2400 + byte is E2 90 80+byte; U+2421 (DEL) is E2 90 A1.
-            case 0x00..<0x20: output.append(contentsOf: [0xE2, 0x90, 0x80 + byte])
-            case 0x7F: output.append(contentsOf: [0xE2, 0x90, 0xA1])
+            case 0x09, 0x0A: output.append(byte)
+            case 0x00: output.append(contentsOf: "&#xFFFD;".utf8)
+            case 0x01..<0x20, 0x7F: output.append(contentsOf: "&#\(byte);".utf8)
             default: output.append(byte)
             }
         }

@@ -16,11 +16,12 @@ struct SVG {
         case ink = "#1A1A1A"
     }
 
-    /// Opens `<svg>` of the given size with an accessible label.
+    /// Opens `<svg>` of the given size; its first `<title>` names the chart for screen readers
+    /// (log text goes into text nodes only, never into attributes).
     static func open(_ page: inout HTMLWriter, width: Double, height: Double, label: String) {
-        page.raw("<svg class=\"chart\" width=\"\(n(width))\" height=\"\(n(height))\" viewBox=\"0 0 \(n(width)) \(n(height))\" role=\"img\" aria-label=\"")
+        page.raw("<svg class=\"chart\" width=\"\(n(width))\" height=\"\(n(height))\" viewBox=\"0 0 \(n(width)) \(n(height))\" role=\"img\"><title>")
         page.text(label)
-        page.raw("\">")
+        page.raw("</title>")
     }
 
     static func close(_ page: inout HTMLWriter) {
