@@ -9,7 +9,9 @@ enum PageStyle {
         h1{font-size:1.6rem;margin:.5rem 0 .25rem}
         h2{font-size:1.25rem;margin:2rem 0 .5rem;padding-bottom:.2rem;border-bottom:2px solid var(--accent)}
         h3{font-size:1rem;margin:1rem 0 .4rem}
+        nav{margin:.6rem 0 0}
         nav a{margin-right:1rem;color:var(--accent)}
+        caption{text-align:left;caption-side:top;padding:.1rem 0}
         p.lead{color:var(--muted);margin:.2rem 0 1rem}
         table{border-collapse:collapse;margin:.4rem 0 .8rem;font-variant-numeric:tabular-nums}
         th,td{border:1px solid var(--line);padding:.2rem .45rem;text-align:right;vertical-align:top;font-size:.9rem}
@@ -30,6 +32,8 @@ enum PageStyle {
         .badge{display:inline-block;border-radius:3px;padding:0 .35rem;margin-left:.4rem;font-size:.8rem;font-weight:700}
         .badge.warn{background:var(--warn-bg);color:var(--warn);border:1px solid var(--warn)}
         .badge.bad{background:var(--bad-bg);color:#7A2E00;border:1px solid var(--bad)}
+        .badge.ok{background:var(--ok-bg);color:var(--ok);border:1px solid var(--ok)}
+        .glance .badge{margin:0;font-size:.95rem;padding:.15rem .5rem}
         .banner{border-left:6px solid var(--warn);background:var(--warn-bg);color:#3D2800;padding:.4rem .7rem;margin:.4rem 0}
         .banner.bad{border-color:var(--bad);background:var(--bad-bg);color:#5A2200}
         .banner.ok{border-color:var(--ok);background:var(--ok-bg);color:#003D2C}

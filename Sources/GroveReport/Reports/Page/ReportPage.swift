@@ -30,7 +30,9 @@ public enum ReportPage {
         let accounting = result.accounting
         page.raw("<p class=\"lead\">")
         page.text("\(accounting.files) input files, \(accounting.lines) lines, \(result.attribution.campaigns.count) attribution campaigns, \(result.grona.exposure.count) exposure campaigns. Exact values are in the CSV and JSON reports beside this page, and in each chart mark's tooltip.")
-        page.raw("</p>\n<nav><a href=\"#run\">Run</a><a href=\"#attribution\">Attribution</a><a href=\"#exposure\">Exposure</a><a href=\"#audit\">Preview audit</a></nav>\n</header>\n<main>\n")
+        page.raw("</p>\n")
+        glance(result, to: &page)
+        page.raw("<nav><a href=\"#run\">Run</a><a href=\"#attribution\">Attribution</a><a href=\"#exposure\">Exposure</a><a href=\"#audit\">Preview audit</a></nav>\n</header>\n<main>\n")
         RunSection.write(accounting, to: &page)
         AttributionSection.write(
             result.attribution, openCampaigns: result.attribution.campaigns.count <= openCampaignLimit, to: &page)
@@ -39,5 +41,27 @@ public enum ReportPage {
         AuditSection.write(result.grona.audit, to: &page)
         page.raw("</main>\n</body>\n</html>\n")
         return page.bytes
+    }
+
+    /// What to worry about first, before any detail: input errors, the leak check, violations
+    /// and health warnings, each green when clear and marked (in words too) when not.
+    private static func glance(_ result: RunResult, to page: inout HTMLWriter) {
+        let errors = result.accounting.inputErrors.count
+        let violations = result.grona.audit.violations.total
+        let leaks = result.grona.audit.leakCheck
+        let warned = result.grona.exposure.count { !$0.warnings.isEmpty }
+        let items: [(clear: Bool, bad: Bool, text: String)] = [
+            (errors == 0, true, errors == 0 ? "✓ no input error" : "✗ \(errors) input error\(errors == 1 ? "" : "s")"),
+            (leaks == 0, true, leaks == 0 ? "✓ leak check 0" : "✗ leak check \(leaks)"),
+            (violations == 0, true, violations == 0 ? "✓ no audit violation" : "✗ \(violations) audit violation\(violations == 1 ? "" : "s")"),
+            (warned == 0, false, warned == 0 ? "✓ no health warning" : "⚠ \(warned) campaign\(warned == 1 ? "" : "s") with health warnings"),
+        ]
+        page.raw("<div class=\"figures glance\">")
+        for item in items {
+            page.raw(item.clear ? "<span class=\"badge ok\">" : item.bad ? "<span class=\"badge bad\">" : "<span class=\"badge warn\">")
+            page.text(item.text)
+            page.raw("</span>")
+        }
+        page.raw("</div>\n")
     }
 }
