@@ -72,13 +72,13 @@ struct ReportPageTests {
         #expect(NumberText.percent(0) == "0.0%")
         #expect(NumberText.percent(0.0001) == "<0.1%")
         #expect(NumberText.percent(nil) == "–")
-        #expect(NumberText.points(-0.03973038883620106) == "−4.0 pp")
+        #expect(NumberText.points(-0.03973038883620106) == "-4.0 pp")
         #expect(NumberText.points(0.061) == "+6.1 pp")
         #expect(NumberText.points(-0.0001) == "0.0 pp")
         #expect(NumberText.pValue(0.24594426507567602) == "0.246")
         #expect(NumberText.pValue(7.044056531889534e-15) == "7.04e-15")
         #expect(NumberText.range("10.8%", "19.8%") == "10.8 – 19.8%")
-        #expect(NumberText.range("−10.7 pp", "+2.7 pp") == "−10.7 – +2.7 pp")
+        #expect(NumberText.range("-10.7 pp", "+2.7 pp") == "-10.7 – +2.7 pp")
         #expect(NumberText.exact(0.1) == "0.1" && NumberText.exact(nil) == "null")
     }
 
@@ -134,7 +134,7 @@ struct ReportPageTests {
     }
 
     /// One control of 10 units with 2 conversions and B with 5: lift +30.0 pp with its interval
-    /// 0.3 ± 1.96·sqrt(0.016 + 0.025) = 0.3 ± 0.3969 → [−9.7, +69.7] pp against the zero line.
+    /// 0.3 ± 1.96·sqrt(0.016 + 0.025) = 0.3 ± 0.3969 → [-9.7, +69.7] pp against the zero line.
     @Test func liftIsDrawnAgainstAZeroLineWithItsIntervalAndPValue() {
         var lines = (1...10).map { ExposureTests.decision("a\($0)", "camp", "A", control: true) }
         lines += (1...10).map { ExposureTests.decision("b\($0)", "camp", "B") }
@@ -142,7 +142,7 @@ struct ReportPageTests {
         lines += (1...5).map { ExposureTests.order("ob\($0)", "b\($0)", amount: 100) }
         let page = Self.page(lines)
         // z = 0.3 / 0.20248 = 1.4816, p = 0.138.
-        #expect(page.contains("+30.0 pp [−9.7 – +69.7 pp] p = 0.138"))
+        #expect(page.contains("+30.0 pp [-9.7 – +69.7 pp] p = 0.138"))
         #expect(page.contains("lift against the control (percentage points), 95% interval"))
         #expect(page.contains("stroke-dasharray=\"3 3\""))
         #expect(!page.contains("badge warn"))

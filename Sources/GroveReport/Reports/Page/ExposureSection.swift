@@ -92,8 +92,8 @@ enum ExposureSection {
         let intervals = campaign.variants.map(RateInterval.init)
         let top = LinearScale.niceCeiling(intervals.compactMap { $0?.high }.max() ?? 0)
         let scale = LinearScale(domain: (0, top), range: (plotLeft, plotRight))
-        let height = rowHeight * Double(campaign.variants.count) + 30
-        SVG.open(&page, width: 760, height: height, label: "conversion rate by variant of \(campaign.campaign) with 95% intervals")
+        let plotBottom = 16 + rowHeight * Double(campaign.variants.count)
+        SVG.open(&page, width: 760, height: plotBottom + 24, label: "conversion rate by variant of \(campaign.campaign) with 95% intervals")
         SVG.text(&page, "conversion rate, 95% interval", x: plotLeft, y: 12, className: "axis")
         for (index, (row, interval)) in zip(campaign.variants, intervals).enumerated() {
             let y = 16 + rowHeight * Double(index) + rowHeight / 2
@@ -109,7 +109,7 @@ enum ExposureSection {
             SVG.text(&page, "\(NumberText.percent(interval.rate)) [\(NumberText.range(NumberText.percent(interval.low), NumberText.percent(interval.high)))]\(row.control ? " control" : "")",
                      x: plotRight + 10, y: y + 4)
         }
-        axis(scale, ticks: [0, top / 2, top], y: height - 12, format: NumberText.percent, to: &page)
+        axis(scale, ticks: [0, top / 2, top], y: plotBottom + 4, format: NumberText.percent, to: &page)
         SVG.close(&page)
         page.raw("\n")
     }
@@ -129,10 +129,10 @@ enum ExposureSection {
         let reach = rows.flatMap { [$0.absDiff, $0.ciLow, $0.ciHigh].compactMap { $0.map(abs) } }.max() ?? 0
         let bound = LinearScale.niceCeiling(reach)
         let scale = LinearScale(domain: (-bound, bound), range: (plotLeft, plotRight))
-        let height = rowHeight * Double(rows.count) + 30
-        SVG.open(&page, width: 760, height: height, label: "lift against the control of \(campaign.campaign) with 95% intervals")
+        let plotBottom = 16 + rowHeight * Double(rows.count)
+        SVG.open(&page, width: 760, height: plotBottom + 24, label: "lift against the control of \(campaign.campaign) with 95% intervals")
         SVG.text(&page, "lift against the control (percentage points), 95% interval", x: plotLeft, y: 12, className: "axis")
-        SVG.line(&page, x1: scale(0), y1: 16, x2: scale(0), y2: height - 24, stroke: .ink, dashed: true)
+        SVG.line(&page, x1: scale(0), y1: 16, x2: scale(0), y2: plotBottom + 4, stroke: .ink, dashed: true)
         for (index, row) in rows.enumerated() {
             let y = 16 + rowHeight * Double(index) + rowHeight / 2
             SVG.label(&page, row.variant, x: labelRight, y: y + 4)
@@ -144,19 +144,20 @@ enum ExposureSection {
             let interval = row.ciLow.flatMap { low in row.ciHigh.map { " [\(NumberText.range(NumberText.points(low), NumberText.points($0)))]" } } ?? ""
             SVG.text(&page, "\(NumberText.points(row.absDiff))\(interval) p = \(NumberText.pValue(row.pValue))", x: plotRight + 10, y: y + 4)
         }
-        axis(scale, ticks: [-bound, 0, bound], y: height - 12, format: NumberText.points, to: &page)
+        axis(scale, ticks: [-bound, 0, bound], y: plotBottom + 4, format: NumberText.points, to: &page)
         SVG.close(&page)
         page.raw("\n")
     }
 
+    /// A horizontal axis at `y` with labelled ticks below it.
     private static func axis(
         _ scale: LinearScale, ticks: [Double], y: Double, format: (Double?) -> String, to page: inout HTMLWriter
     ) {
-        SVG.line(&page, x1: scale.range.low, y1: y - 12, x2: scale.range.high, y2: y - 12, stroke: .grey)
+        SVG.line(&page, x1: scale.range.low, y1: y, x2: scale.range.high, y2: y, stroke: .grey)
         for (index, tick) in ticks.enumerated() {
             let anchor = index == 0 ? "start" : index == ticks.count - 1 ? "end" : "middle"
-            SVG.line(&page, x1: scale(tick), y1: y - 15, x2: scale(tick), y2: y - 9, stroke: .grey)
-            SVG.text(&page, format(tick), x: scale(tick), y: y + 2, anchor: anchor, className: "axis")
+            SVG.line(&page, x1: scale(tick), y1: y - 3, x2: scale(tick), y2: y + 3, stroke: .grey)
+            SVG.text(&page, format(tick), x: scale(tick), y: y + 15, anchor: anchor, className: "axis")
         }
     }
 }

@@ -11,15 +11,16 @@ enum NumberText {
         return fixed(value * 100, decimals: 1) + "%"
     }
 
-    /// A signed difference of shares in percentage points: `+4.0 pp`, `−3.2 pp`.
+    /// A signed difference of shares in percentage points: `+4.0 pp`, `-3.2 pp` (ASCII signs,
+    /// as in every other number of the page).
     static func points(_ value: Double?) -> String {
         guard let value, value.isFinite else { return "–" }
         let text = fixed(abs(value) * 100, decimals: 1)
         if text == "0.0" { return "0.0 pp" }
-        return (value < 0 ? "−" : "+") + text + " pp"
+        return (value < 0 ? "-" : "+") + text + " pp"
     }
 
-    /// `low – high` with a shared unit written once: `10.8 – 19.8%`, `−10.7 – +2.7 pp`.
+    /// `low – high` with a shared unit written once: `10.8 – 19.8%`, `-10.7 – +2.7 pp`.
     static func range(_ low: String, _ high: String) -> String {
         for unit in ["%", " pp"] where low.hasSuffix(unit) && high.hasSuffix(unit) {
             return "\(low.dropLast(unit.count)) – \(high)"
