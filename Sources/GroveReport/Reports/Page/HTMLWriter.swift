@@ -38,13 +38,6 @@ struct HTMLWriter {
         bytes.append(contentsOf: String(value).utf8)
     }
 
-    /// `<tag class="…">text</tag>` with escaped text.
-    mutating func element(_ tag: String, _ content: String, class className: String? = nil) {
-        raw(className.map { "<\(tag) class=\"\($0)\">" } ?? "<\(tag)>")
-        text(content)
-        raw("</\(tag)>")
-    }
-
     /// Escapes `& < > " '`, so text can never open an element or leave an attribute. Control
     /// characters stay what they are in the DOM (a name holding a tab is found as written): tab
     /// and LF as themselves, CR, the other C0 controls and DEL as numeric references (the parser
