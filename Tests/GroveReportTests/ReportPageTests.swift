@@ -42,7 +42,7 @@ struct ReportPageTests {
         page.text(ByteString(Self.scriptName))
         page.text(" & \"a\" 'b'")
         #expect(String(decoding: page.bytes, as: UTF8.self)
-            == "&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;a&quot; &#39;b&#39;")
+            == "&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;a&quot; &#x27;b&#x27;")
     }
 
     @Test func controlCharactersStayControlCharactersInTheDOM() {

@@ -78,7 +78,7 @@ struct Chromium {
 func domText(_ dom: String) -> String {
     var text = dom.replacingOccurrences(of: #"(?s)<style[^>]*>.*?</style>"#, with: "", options: .regularExpression)
     text = text.replacingOccurrences(of: #"<[^>]*>"#, with: "", options: .regularExpression)
-    for (reference, character) in [("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&#39;", "'"), ("&nbsp;", "\u{A0}"), ("&amp;", "&")] {
+    for (reference, character) in [("&lt;", "<"), ("&gt;", ">"), ("&quot;", "\""), ("&#x27;", "'"), ("&#39;", "'"), ("&nbsp;", "\u{A0}"), ("&amp;", "&")] {
         text = text.replacingOccurrences(of: reference, with: character)
     }
     return text

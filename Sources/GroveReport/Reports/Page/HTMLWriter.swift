@@ -38,7 +38,8 @@ struct HTMLWriter {
         bytes.append(contentsOf: String(value).utf8)
     }
 
-    /// Escapes `& < > " '`, so text can never open an element or leave an attribute. Control
+    /// Escapes `& < > " '` (as Python's `html.escape` does), so text can never open an element
+    /// or leave an attribute. Control
     /// characters stay what they are in the DOM (a name holding a tab is found as written): tab
     /// and LF as themselves, CR, the other C0 controls and DEL as numeric references (the parser
     /// would turn a raw CR into LF), NUL — which no HTML document can hold — as U+FFFD.
@@ -49,7 +50,7 @@ struct HTMLWriter {
             case UInt8(ascii: "<"): output.append(contentsOf: "&lt;".utf8)
             case UInt8(ascii: ">"): output.append(contentsOf: "&gt;".utf8)
             case UInt8(ascii: "\""): output.append(contentsOf: "&quot;".utf8)
-            case UInt8(ascii: "'"): output.append(contentsOf: "&#39;".utf8)
+            case UInt8(ascii: "'"): output.append(contentsOf: "&#x27;".utf8)
             case 0x09, 0x0A: output.append(byte)
             case 0x00: output.append(contentsOf: "&#xFFFD;".utf8)
             case 0x01..<0x20, 0x7F: output.append(contentsOf: "&#\(byte);".utf8)
