@@ -24,7 +24,7 @@ STATIC_BINARY = REPO / ".build" / "static" / "release" / "grove-report"
 BINARY = Path(os.environ.get("GROVE_REPORT_BIN", str(STATIC_BINARY))).absolute()
 REPORT_FILES = (
     "attribution.csv", "attribution.json", "exposure.csv", "exposure.json",
-    "preview_audit.json", "summary.json", "rejects.ndjson",
+    "preview_audit.json", "report.html", "summary.json", "rejects.ndjson",
 )
 
 

@@ -69,7 +69,10 @@ public enum CommandRunner {
         }
         progress?.stop()
         reportProblems(result, maxRejectRate: options.maxRejectRate)
-        if printAudit { print(PreviewAuditReport.text(result.grona.audit), terminator: "") }
+        if printAudit {
+            print(PreviewAuditReport.text(result.grona.audit), terminator: "")
+            print(HealthWarningsText.text(result.grona.exposure), terminator: "")
+        }
         do throws(OutputError) {
             try CIReports.emit(result.grona.audit, options.ciReports)
         } catch {

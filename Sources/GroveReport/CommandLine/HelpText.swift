@@ -55,7 +55,7 @@ public enum HelpText {
         USAGE: grove-report run [INPUT...] [--out DIR] [options]
 
         Reads the logs and writes attribution.csv/json, exposure.csv/json, preview_audit.json,
-        summary.json and rejects.ndjson into DIR. With no INPUT it reads SampleData/.
+        report.html, summary.json and rejects.ndjson into DIR. With no INPUT it reads SampleData/.
 
         With --state FILE, runs add up night by night: inputs the state has ingested (by SHA-256)
         are skipped, new ones are merged into it all or nothing, and the reports (plus
@@ -73,8 +73,9 @@ public enum HelpText {
     public static let validate = """
         USAGE: grove-report validate [INPUT...] [--out DIR] [options]
 
-        Runs the same pipeline and prints the preview audit. Exit 3 when any violation is found,
-        1 on input errors or too many rejected lines, 0 otherwise. Writes reports only with --out.
+        Runs the same pipeline and prints the preview audit and the exposure health warnings.
+        Exit 3 when any violation is found, 1 on input errors or too many rejected lines, 0
+        otherwise (health warnings change no exit status). Writes reports only with --out.
 
         OPTIONS:
           --out DIR                  Also write every report into DIR.

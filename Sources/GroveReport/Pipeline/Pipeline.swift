@@ -107,7 +107,7 @@ public enum Pipeline {
     }
 }
 
-/// Writes the six report files of a run (the seventh, `rejects.ndjson`, comes from the spools).
+/// Writes the seven report files of a run (the eighth, `rejects.ndjson`, comes from the spools).
 public enum ReportWriter {
     public static func write(_ result: RunResult, to output: OutputDirectory) throws(OutputError) {
         try output.write(AttributionReport.csv(result.attribution), to: "attribution.csv")
@@ -115,6 +115,7 @@ public enum ReportWriter {
         try output.write(ExposureReport.csv(result.grona.exposure), to: "exposure.csv")
         try output.write(ExposureReport.json(result.grona.exposure), to: "exposure.json")
         try output.write(PreviewAuditReport.json(result.grona.audit), to: "preview_audit.json")
+        try output.write(ReportPage.html(result), to: "report.html")
         if let changes = result.stateRun?.changes { try output.write(changes, to: "changes.csv") }
         try output.write(
             SummaryReport.json(result.accounting, wallSeconds: result.wallSeconds, run: result.stateRun?.record), to: "summary.json")

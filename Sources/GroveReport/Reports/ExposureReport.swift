@@ -1,4 +1,8 @@
 /// Renders `exposure.csv` and `exposure.json` (SPEC section 4).
+///
+/// `exposure.json` carries the health warnings twice: in each campaign object (`"warnings"`,
+/// names sorted byte-wise) and at the top level as one `{"campaign", "warning"}` object per
+/// campaign and warning, for a reader (or `jq`) who only wants to know what to distrust.
 public enum ExposureReport {
     public static let header = [
         "campaign", "variant", "control", "units", "converted_units", "conversion_rate", "orders",
@@ -18,19 +22,31 @@ public enum ExposureReport {
     }
 
     public static func json(_ campaigns: [ExposureCampaign]) -> [UInt8] {
+        var flagged: [JSONOutput] = []
         let list = campaigns.map { campaign in
-            JSONOutput.object([
+            let warnings = campaign.warnings
+            for warning in warnings {
+                flagged.append(.object([
+                    JSONOutput.Member("campaign", .string(campaign.campaign)),
+                    JSONOutput.Member("warning", .text(warning.name)),
+                ]))
+            }
+            return JSONOutput.object([
                 JSONOutput.Member("campaign", .string(campaign.campaign)),
                 JSONOutput.Member("srm_p_value", .decimal(campaign.srmPValue)),
                 JSONOutput.Member("missing_customer", .integer(campaign.missingCustomer)),
                 JSONOutput.Member("preview_contaminated", .integer(campaign.previewContaminated)),
                 JSONOutput.Member("multi_variant_units", .integer(campaign.multiVariantUnits)),
+                JSONOutput.Member("warnings", .array(warnings.map { .text($0.name) })),
                 JSONOutput.Member("variants", .array(campaign.variants.map { row in
                     .object(zip(header, cells(row)).map { JSONOutput.Member($0, $1) })
                 })),
             ])
         }
-        return JSONOutput.object([JSONOutput.Member("campaigns", .array(list))]).rendered()
+        return JSONOutput.object([
+            JSONOutput.Member("campaigns", .array(list)),
+            JSONOutput.Member("warnings", .array(flagged)),
+        ]).rendered()
     }
 
     /// The row's values in header order, typed once for both formats.

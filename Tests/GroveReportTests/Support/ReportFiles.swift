@@ -3,7 +3,7 @@ import Foundation
 
 /// The report files a run writes.
 let reportNames = [
-    "attribution.csv", "attribution.json", "exposure.csv", "exposure.json", "preview_audit.json", "summary.json",
+    "attribution.csv", "attribution.json", "exposure.csv", "exposure.json", "preview_audit.json", "report.html", "summary.json",
     "rejects.ndjson",
 ]
 
