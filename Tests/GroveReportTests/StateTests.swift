@@ -335,4 +335,65 @@ struct StateTests {
         #expect(try Self.comparable(directory + "/out") == expected)
         #expect(try Self.runCount(state) >= files.count)
     }
+
+    /// Each cross-night effect on its own night, checked after every night against one run over
+    /// the nights so far: late clicks resolve orphan opens and bindings; an earlier click line
+    /// moves a click (and what resolved to it) to another campaign; an earlier open line moves an
+    /// open to another click; an install that turns out to be a preview install leaves its units;
+    /// a customer unit converts through an order of another install; a second decision makes a
+    /// unit multi-variant.
+    @Test(arguments: ["unit", "event"])
+    func crossNightEffectsMatchOneRunAfterEveryNight(scope: String) throws {
+        typealias A = AttributionTests
+        typealias E = ExposureTests
+        let nights: [[String]] = [
+            [
+                A.open("o1", "2026-03-01T10:05:00Z", click: "c1"),
+                A.bind("c1", "2026-03-01T10:10:00Z", "a@x.co"),
+                A.click("c2", "2026-03-01T10:00:00Z", campaign: "old"),
+                A.open("o2", "2026-03-01T10:20:00Z", click: "c2"),
+                E.decision("i1", "K", "A", ts: "2026-03-01T09:00:00Z", control: true),
+                E.decision("i9", "K", "B", ts: "2026-03-01T09:00:00Z"),
+                E.order("p1", "i1", amount: 500, ts: "2026-03-01T10:00:00Z"),
+                E.decision("i2", "K", "B", ts: "2026-03-01T09:30:00Z", unit: "customer", customer: "u1"),
+                E.decision("i5", "K", "A", ts: "2026-03-01T09:00:00Z"),
+            ],
+            [
+                A.click("c1", "2026-03-01T10:00:00Z", campaign: "spring"),
+                A.click("c2", "2026-03-01T09:00:00Z", route: "store", campaign: "new"),
+                A.open("o1", "2026-03-01T10:01:00Z", click: "c2"),
+                A.bind("c1", "2026-03-01T10:10:00Z", "a@x.co"),
+                E.impression("i1", "K", "A", preview: true),
+                E.order("p2", "i3", amount: 700, ts: "2026-03-02T10:00:00Z", customer: "u1"),
+            ],
+            [
+                E.decision("i5", "K", "B", ts: "2026-03-02T09:00:00Z"),
+                E.order("p3", "i5", amount: 300, ts: "2026-03-03T10:00:00Z"),
+                E.order("p1", "i1", amount: 400, ts: "2026-03-01T09:59:00Z"),
+                A.bind("c1", "2026-03-01T10:09:00Z", "b@x.co"),
+            ],
+        ]
+        let directory = try temporaryDirectory()
+        let options = ["--preview-scope", scope, "--max-reject-rate", "1"]
+        var files: [String] = []
+        for (index, night) in nights.enumerated() {
+            let file = directory + "/night-\(index + 1).ndjson"
+            try writeFile(file, ndjson(night))
+            files.append(file)
+            let incremental = try execute(["run", "--state", directory + "/state.db", "--out", directory + "/state-\(index + 1)"] + options + [file])
+            #expect(incremental.status == 0, "\(incremental.stderr)")
+            let single = try execute(["run", "--out", directory + "/single-\(index + 1)"] + options + files)
+            #expect(single.status == 0, "\(single.stderr)")
+            let expected = try Self.comparable(directory + "/single-\(index + 1)")
+            let actual = try Self.comparable(directory + "/state-\(index + 1)")
+            for key in expected.keys.sorted() {
+                #expect(actual[key] == expected[key], "night \(index + 1): \(key) differs")
+            }
+        }
+        // Hand-checked: after night 2, c1 (spring) holds the binding and c2 (new, store) both opens, o1 with its later line as a retry.
+        let attribution = String(decoding: try readFile(directory + "/state-2/attribution.csv"), as: UTF8.self)
+        #expect(attribution.contains("new,1,1,0,2,1,0,0,0,0,0.0\n"), "\(attribution)")
+        #expect(attribution.contains("spring,1,0,1,0,0,0,1,1,0,1.0\n"), "\(attribution)")
+        #expect(!attribution.contains("old,"), "\(attribution)")
+    }
 }
