@@ -16,11 +16,12 @@ public struct RunResult: Sendable {
 
     /// The exit status: input problems (1) before violations (3, only for `validate`).
     public func status(maxRejectRate: Double, failOnViolations: Bool) -> ExitStatus {
+        var statuses: [ExitStatus] = []
         if !accounting.inputErrors.isEmpty || rejectRate > maxRejectRate || grona.audit.leakCheck != 0 {
-            return .inputProblem
+            statuses.append(.inputProblem)
         }
-        if failOnViolations && grona.audit.violations.total > 0 { return .violations }
-        return .success
+        if failOnViolations && grona.audit.violations.total > 0 { statuses.append(.violations) }
+        return ExitStatus.first(of: statuses)
     }
 }
 
@@ -29,9 +30,14 @@ public enum Pipeline {
     /// Runs the pipeline and, when the options name an output directory, writes every report.
     public static func run(_ options: RunOptions, progress: ProgressCounters? = nil) throws(OutputError) -> RunResult {
         let started = DispatchTime.now()
-        let output = try options.outputDirectory.map { path throws(OutputError) in try OutputDirectory(path: path) }
+        let output = try options.outputDirectory.map { path throws(OutputError) in
+            try OutputDirectory(path: path, lockWaitSeconds: options.lockWaitSeconds)
+        }
         let scratch = try output?.scratchDirectory()
-        defer { if let scratch { try? FileManager.default.removeItem(atPath: scratch) } }
+        defer {
+            if let scratch { TemporaryFiles.remove(scratch) }
+            output?.discard()
+        }
 
         let (files, discoveryErrors) = InputDiscovery.expand(options.inputs.isEmpty ? RunOptions.defaultInputs : options.inputs)
         var (state, spools) = try aggregate(
@@ -49,6 +55,7 @@ public enum Pipeline {
         if let output {
             try ReportWriter.write(result, to: output)
             try RejectsLog.combine(spools, into: output)
+            try ReportWriter.publish(result, to: output)
         }
         return result
     }
@@ -98,7 +105,8 @@ public enum Pipeline {
     }
 }
 
-/// Writes the six report files of a run (the seventh, `rejects.ndjson`, comes from the spools).
+/// Writes the report files of a run: the analysis reports first, `rejects.ndjson` from the
+/// spools, then `publish` renames them into place with `summary.json` last.
 public enum ReportWriter {
     public static func write(_ result: RunResult, to output: OutputDirectory) throws(OutputError) {
         try output.write(AttributionReport.csv(result.attribution), to: "attribution.csv")
@@ -106,6 +114,12 @@ public enum ReportWriter {
         try output.write(ExposureReport.csv(result.grona.exposure), to: "exposure.csv")
         try output.write(ExposureReport.json(result.grona.exposure), to: "exposure.json")
         try output.write(PreviewAuditReport.json(result.grona.audit), to: "preview_audit.json")
-        try output.write(SummaryReport.json(result.accounting, wallSeconds: result.wallSeconds), to: "summary.json")
+    }
+
+    /// Renames every written file into place and `summary.json`, listing them, last.
+    public static func publish(_ result: RunResult, to output: OutputDirectory) throws(OutputError) {
+        try output.publish { outputs in
+            SummaryReport.json(result.accounting, wallSeconds: result.wallSeconds, outputs: outputs)
+        }
     }
 }

@@ -1,6 +1,9 @@
 /// Renders `summary.json` (SPEC section 7): the accounting of every line, input errors, bytes and time.
 public enum SummaryReport {
-    public static func json(_ accounting: Accounting, wallSeconds: Double) -> [UInt8] {
+    /// `outputs`: the name and SHA-256 of every other file of the run, sorted by name.
+    public static func json(
+        _ accounting: Accounting, wallSeconds: Double, outputs: [(name: String, sha256: String)] = []
+    ) -> [UInt8] {
         let rejected = accounting.rejected.sorted { $0.key.text < $1.key.text }.map { reason, count in
             JSONOutput.Member(key: reason.text, .integer(count))
         }
@@ -25,6 +28,7 @@ public enum SummaryReport {
             JSONOutput.Member("bytes_read", .integer(accounting.bytes.read)),
             JSONOutput.Member("bytes_decompressed", .integer(accounting.bytes.decompressed)),
             JSONOutput.Member("wall_seconds", .decimal(wallSeconds)),
+            JSONOutput.Member("outputs", .object(outputs.map { JSONOutput.Member($0.name, .text($0.sha256)) })),
         ]).rendered()
     }
 }
