@@ -148,7 +148,7 @@ struct OutputSetTests {
             #expect(result.status == 74, "\(arguments)")
             #expect(result.stderr == "grove-report\(arguments[0] == "render" ? " render" : ""): cannot create output directory '\(blocked)': Not a directory; choose another --out\(arguments[0] == "generate" ? ", or fix the path or its permissions" : "")\n", "\(result.stderr)")
         }
-        for (stage, input) in [(["partial", "--name", "a"], "{}\n"), (["merge"], "")] {
+        for (stage, input) in [(["partial", "--name", "a"], "{}\n"), (["merge"], ""), (["validate", "-"], "{}\n")] {
             let status = try executeWithStdoutToDevFull(stage, stdin: Array(input.utf8))
             #expect(status.status == 74, "\(stage)")
             #expect(status.stderr.hasSuffix("cannot write 'standard output': No space left on device\n"), "\(status.stderr)")

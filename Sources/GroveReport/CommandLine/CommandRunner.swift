@@ -68,8 +68,17 @@ public enum CommandRunner {
         }
         progress?.stop()
         reportProblems(result, maxRejectRate: options.maxRejectRate)
-        if printAudit { print(PreviewAuditReport.text(result.grona.audit), terminator: "") }
-        return result.status(maxRejectRate: options.maxRejectRate, failOnViolations: printAudit)
+        let status = result.status(maxRejectRate: options.maxRejectRate, failOnViolations: printAudit)
+        guard printAudit else { return status }
+        do throws(OutputError) {
+            var output = StandardOutput()
+            try output.write(Array(PreviewAuditReport.text(result.grona.audit).utf8))
+            try output.flush()
+        } catch {
+            printError("grove-report: \(error)")
+            return ExitStatus.first(of: [status, error.status])
+        }
+        return status
     }
 
     /// Runs a stage filter: a record it cannot read exits 1, output it cannot write 74; a failed
