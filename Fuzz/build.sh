@@ -11,8 +11,8 @@ INCLUDES=(-I Sources/CZlib -I Sources/CCrypto -I Sources/CSQLite)
 LINKER_NOISE="Cannot export local symbol"
 LIBRARY_SOURCES=$(find Sources/GroveReport -name '*.swift' | sort)
 
-newest_source=$(ls -t $LIBRARY_SOURCES Fuzz/build.sh | head -1)
-if [ ! -f "$BUILD/libGroveReport.a" ] || [ "$newest_source" -nt "$BUILD/libGroveReport.a" ]; then
+if [ ! -f "$BUILD/libGroveReport.a" ] \
+    || [ -n "$(find Sources/GroveReport Fuzz/build.sh -newer "$BUILD/libGroveReport.a" -print -quit)" ]; then
     # shellcheck disable=SC2086
     swiftc -module-name GroveReport -parse-as-library -enable-testing -wmo "${SANITIZE[@]}" "${INCLUDES[@]}" \
         -emit-module -emit-module-path "$BUILD/GroveReport.swiftmodule" \
