@@ -88,6 +88,16 @@ struct OutputSetTests {
         #expect(try hiddenEntries(out) == [".exposure.json.\(live).tmp", ".keep-me"])
     }
 
+    @Test func temporaryNamesGiveTheirOwnersPID() {
+        #expect(StaleTemporaries.ownerPID(of: ".grove-report-4242-18446744073709551615") == 4242)
+        #expect(StaleTemporaries.ownerPID(of: ".summary.json.77.tmp") == 77)
+        #expect(StaleTemporaries.ownerPID(of: ".report.html.9.tmp") == 9)
+        #expect(StaleTemporaries.ownerPID(of: "summary.json") == nil)
+        #expect(StaleTemporaries.ownerPID(of: ".notes.tmp") == nil)
+        #expect(StaleTemporaries.ownerPID(of: ".grove-report-4242") == nil)
+        #expect(StaleTemporaries.ownerPID(of: ".grove-report-x-1") == nil)
+    }
+
     @Test func aSecondRunOnTheSameDirectoryExits75AndChangesNothing() throws {
         let out = try temporaryDirectory()
         #expect(try execute(["run", "-", "--out", out], stdin: ndjson(Self.linesA)).status == 0)
