@@ -3,4 +3,5 @@ import GroveReport
 import Glibc
 #endif
 
+StopSignals.install()
 exit(CommandRunner.main(Array(CommandLine.arguments.dropFirst())).rawValue)

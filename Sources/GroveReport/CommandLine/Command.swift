@@ -25,6 +25,7 @@ public enum Command: Sendable {
         public var maxRejectRate: Double
         public var rejectsRaw: Bool
         public var wallSeconds: Double
+        public var lockWaitSeconds: Double
     }
 
     /// Parses the words after the program name.
@@ -54,7 +55,7 @@ public enum Command: Sendable {
     private static func stage(_ command: String, _ words: [String]) throws(UsageError) -> Command {
         let arguments = try ArgumentList(
             words, command: command,
-            valued: ["name", "index", "join", "preview-scope", "out", "config", "max-reject-rate", "wall-seconds"],
+            valued: ["name", "index", "join", "preview-scope", "out", "config", "max-reject-rate", "wall-seconds", "lock-wait"],
             flags: ["rejects-raw"])
         guard arguments.positionals.isEmpty else {
             throw UsageError("\(command) reads standard input and takes no inputs", command: command)
@@ -73,7 +74,8 @@ public enum Command: Sendable {
             return .render(RenderOptions(
                 outputDirectory: out, configuration: try configuration(arguments, command: command),
                 maxRejectRate: try arguments.number("max-reject-rate", default: RunOptions.defaultMaxRejectRate, in: 0...1),
-                rejectsRaw: arguments.has("rejects-raw"), wallSeconds: try arguments.number("wall-seconds", default: 0, in: 0...1e12)))
+                rejectsRaw: arguments.has("rejects-raw"), wallSeconds: try arguments.number("wall-seconds", default: 0, in: 0...1e12),
+                lockWaitSeconds: try arguments.number("lock-wait", default: 0, in: 0...1e9)))
         }
     }
 
@@ -109,6 +111,9 @@ public enum Command: Sendable {
             valued: ["out", "config", "preview-scope", "jobs", "max-reject-rate", "lock-wait", "state", "batch-mb"], flags: ["rejects-raw"])
         var options = RunOptions()
         options.inputs = arguments.positionals
+        guard options.inputs.filter({ $0 == "-" }).count <= 1 else {
+            throw UsageError("'-' (standard input) may be given only once", command: command)
+        }
         options.outputDirectory = arguments.value("out")
             ?? (command == "run" ? RunOptions.defaultOutputDirectory : nil)
         options.rejectsRaw = arguments.has("rejects-raw")

@@ -26,21 +26,28 @@ public enum CommandRunner {
                 return .success
             } catch {
                 printError("grove-report: \(error)")
-                return status(for: error)
+                return error.status
             }
         case .validate(let options):
             return analyse(options, printAudit: true)
         case .partial(let name, let index, let rejectsRaw):
-            return runStage("partial") { () throws(OutputError) in try StageCommands.partial(name: name, index: index, rejectsRaw: rejectsRaw) }
+            return runStage("partial") { try StageCommands.partial(name: name, index: index, rejectsRaw: rejectsRaw) }
         case .merge(let join, let scope):
-            return runStage("merge") { () throws(RecordError) in try StageCommands.merge(join: join, scope: scope) }
+            return runStage("merge") {
+                var output = StandardOutput()
+                try output.write(try StageCommands.merge(join: join, scope: scope))
+                try output.flush()
+            }
         case .render(let options):
             do {
                 let result = try StageCommands.render(
                     to: options.outputDirectory, configuration: options.configuration, rejectsRaw: options.rejectsRaw,
-                    wallSeconds: options.wallSeconds)
+                    wallSeconds: options.wallSeconds, lockWaitSeconds: options.lockWaitSeconds)
                 reportProblems(result, maxRejectRate: options.maxRejectRate)
                 return result.status(maxRejectRate: options.maxRejectRate, failOnViolations: false)
+            } catch let error as OutputError {
+                printError("grove-report render: \(error)")
+                return error.status
             } catch {
                 printError("grove-report render: \(error)")
                 return .inputProblem
@@ -50,9 +57,12 @@ public enum CommandRunner {
                 let summary = try LogGenerator.generate(options, into: directory)
                 print("wrote \(summary.lines) lines (\(summary.badLines) bad) in \(summary.files.count) files to \(directory)")
                 return .success
+            } catch let error as GeneratorError {
+                printError("grove-report: \(error)")
+                return error.status
             } catch {
                 printError("grove-report: \(error)")
-                return .usage
+                return .outputFailure
             }
         }
     }
@@ -65,26 +75,34 @@ public enum CommandRunner {
         } catch {
             progress?.stop()
             printError("grove-report: \(error)")
-            return .usage
+            return error.status
         }
         progress?.stop()
         reportProblems(result, maxRejectRate: options.maxRejectRate)
+        let status = result.status(maxRejectRate: options.maxRejectRate, failOnViolations: printAudit)
+        var statuses = [status]
         if printAudit {
-            print(PreviewAuditReport.text(result.grona.audit), terminator: "")
-            print(HealthWarningsText.text(result.grona.exposure), terminator: "")
+            do throws(OutputError) {
+                var output = StandardOutput()
+                let text = PreviewAuditReport.text(result.grona.audit) + HealthWarningsText.text(result.grona.exposure)
+                try output.write(Array(text.utf8))
+                try output.flush()
+            } catch {
+                printError("grove-report: \(error)")
+                statuses.append(error.status)
+            }
         }
         do throws(OutputError) {
             try CIReports.emit(result.grona.audit, options.ciReports)
         } catch {
             printError("grove-report: \(error)")
-            return .outputFailure
+            statuses.append(error.status)
         }
-        return result.status(maxRejectRate: options.maxRejectRate, failOnViolations: printAudit)
+        return ExitStatus.first(of: statuses)
     }
 
     private static func analyseWithState(_ options: RunOptions) -> ExitStatus {
         let progress = ProgressLine.startIfTerminal()
-        defer { progress?.stop() }
         let result: RunResult
         do throws(StatefulRun.Failure) {
             result = try StatefulRun.run(options, statePath: options.statePath ?? "", progress: progress?.counters)
@@ -93,10 +111,10 @@ public enum CommandRunner {
             switch error {
             case .state(let failure):
                 printError("grove-report: \(failure)")
-                return status(for: failure)
+                return failure.status
             case .output(let failure):
                 printError("grove-report: \(failure)")
-                return .outputFailure
+                return failure.status
             }
         }
         progress?.stop()
@@ -104,22 +122,15 @@ public enum CommandRunner {
         return result.status(maxRejectRate: options.maxRejectRate, failOnViolations: false)
     }
 
-    /// The exit status of a state that could not be used.
-    static func status(for error: StateError) -> ExitStatus {
-        switch error {
-        case .busy: .busy
-        case .newerSchema, .notAState, .changedInput: .usage
-        case .cannotWrite: .outputFailure
-        }
-    }
-
-    /// Runs a stage filter: its output goes to stdout only when it succeeded, so a failed stage
-    /// never hands on partial records.
-    private static func runStage<Failure: Error>(_ name: String, _ body: () throws(Failure) -> [UInt8]) -> ExitStatus {
+    /// Runs a stage filter: a record it cannot read exits 1, output it cannot write 74; a failed
+    /// `merge` never hands on partial records (it writes only once it has read everything).
+    private static func runStage(_ name: String, _ body: () throws -> Void) -> ExitStatus {
         do {
-            let output = try body()
-            FileHandle.standardOutput.write(Data(output))
+            try body()
             return .success
+        } catch let error as OutputError {
+            printError("grove-report \(name): \(error)")
+            return error.status
         } catch {
             printError("grove-report \(name): \(error)")
             return .inputProblem

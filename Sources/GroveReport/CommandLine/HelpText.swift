@@ -36,8 +36,9 @@ public enum HelpText {
           1  input errors, rejected/lines above --max-reject-rate, or a failed leak check
           2  usage or configuration error
           3  validate found violations
-          74 the outputs or the state could not be written
-          75 the output directory or the state is in use by another run
+          74 the outputs or the state could not be written (full disk, read-only or vanished directory)
+          75 the output directory or the state is in use by another run (after --lock-wait)
+          When several apply, the first in the order 2, 75, 74, 1, 3 wins.
 
         """
 
@@ -49,6 +50,8 @@ public enum HelpText {
           --jobs N                   Worker threads (default: the number of cores).
           --max-reject-rate R        Fail (exit 1) when rejected/lines exceeds R (default 0.01).
           --rejects-raw              Add the redacted raw line to rejects.ndjson.
+          --lock-wait SECONDS        Wait up to SECONDS for another run on the same --out (default 0),
+                                     then exit 75.
         """
 
     public static let run = """
@@ -131,7 +134,7 @@ public enum HelpText {
 
     public static let render = """
         USAGE: grove-report render --out DIR [--config FILE] [--max-reject-rate R] [--rejects-raw]
-                                   [--wall-seconds S] < RECORDS
+                                   [--wall-seconds S] [--lock-wait S] < RECORDS
 
         Writes the report files of `run` from the records left after join stage 3. S is the
         engine's wall time for summary.json. Exit codes as `run`.

@@ -42,7 +42,7 @@ enum EventValidator {
     private static func checkAllowlist(_ object: ParsedObject, _ allowlist: FieldNameSet) throws(RejectReason) {
         for field in object.fields where field.kind != .null {
             if let name = field.name, allowlist.contains(name) { continue }
-            throw .disallowedField(ByteString(object.bytes(field.key)))
+            throw .disallowedField(EmailMask.apply(ByteString(object.bytes(field.key))))
         }
     }
 
@@ -59,8 +59,8 @@ enum EventValidator {
             let control = try fields.optionalBool(.control) ?? false
             let unit = try fields.keyword(.unit, ["install": DecisionUnit.install, "customer": .customer], default: .install)
             return .decision(Decision(
-                ts: ts, subject: subject.interned(&symbols), campaignId: symbols.intern(campaignId),
-                variantId: symbols.intern(variantId), isPreview: isPreview || preview, control: control, unit: unit))
+                ts: ts, subject: subject.interned(&symbols), campaignId: symbols.internName(campaignId),
+                variantId: symbols.internName(variantId), isPreview: isPreview || preview, control: control, unit: unit))
         case .impression:
             let subject = try GronaSubjectFields(fields)
             let campaignId = try fields.requiredID(.campaignId)
@@ -68,8 +68,8 @@ enum EventValidator {
             let preview = try fields.requiredBool(.preview)
             let isPreview = try fields.optionalBool(.isPreview) ?? false
             return .impression(Impression(
-                ts: ts, subject: subject.interned(&symbols), campaignId: symbols.intern(campaignId),
-                variantId: symbols.intern(variantId), isPreview: isPreview || preview))
+                ts: ts, subject: subject.interned(&symbols), campaignId: symbols.internName(campaignId),
+                variantId: symbols.internName(variantId), isPreview: isPreview || preview))
         case .order:
             let subject = try GronaSubjectFields(fields)
             let orderId = try fields.requiredID(.orderId)
@@ -88,8 +88,8 @@ enum EventValidator {
             let preview = try fields.requiredBool(.preview)
             let isPreview = try fields.optionalBool(.isPreview) ?? false
             return .grant(Grant(
-                ts: ts, subject: subject.interned(&symbols), campaignId: symbols.intern(campaignId),
-                variantId: symbols.intern(variantId), offerId: symbols.intern(offerId), isPreview: isPreview || preview))
+                ts: ts, subject: subject.interned(&symbols), campaignId: symbols.internName(campaignId),
+                variantId: symbols.internName(variantId), offerId: symbols.intern(offerId), isPreview: isPreview || preview))
         case .linkClick:
             let clickId = try fields.requiredID(.clickId)
             let appKey = try fields.requiredID(.appKey)
@@ -134,7 +134,7 @@ enum EventValidator {
             _ = try fields.optionalText(.reason)
             return .previewLink(PreviewLink(
                 ts: ts, subject: subject.interned(&symbols), kind: PreviewLinkKind.classify(url), outcome: outcome,
-                campaignId: campaignId.map { symbols.intern($0) }, variantId: variantId.map { symbols.intern($0) },
+                campaignId: campaignId.map { symbols.internName($0) }, variantId: variantId.map { symbols.internName($0) },
                 pinExpiresAt: pinExpiresAt))
         }
     }
@@ -174,7 +174,7 @@ private struct UTMFields {
     func interned(_ symbols: inout SymbolTable) -> UTMParameters {
         func intern(_ value: UnsafeBufferPointer<UInt8>?) -> Symbol? { value.map { symbols.intern($0) } }
         return UTMParameters(
-            campaign: intern(campaign), source: intern(source), medium: intern(medium), content: intern(content),
+            campaign: campaign.map { symbols.internName($0) }, source: intern(source), medium: intern(medium), content: intern(content),
             term: intern(term))
     }
 }
@@ -207,7 +207,7 @@ public struct LineClassifier {
         if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return .ignored(.blank) }
         guard reader.parse(line) else { return .rejected(.invalidJSON) }
         return reader.withObject(line) { object in
-            if let key = object.firstRepeatedKey() { return .rejected(.duplicateKey(key)) }
+            if let key = object.firstRepeatedKey() { return .rejected(.duplicateKey(EmailMask.apply(key))) }
             do throws(RejectReason) {
                 return try EventValidator.validate(object, &symbols)
             } catch {

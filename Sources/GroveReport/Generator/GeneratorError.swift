@@ -38,3 +38,13 @@ public enum GeneratorError: Error, CustomStringConvertible, Equatable {
         }
     }
 }
+
+extension GeneratorError {
+    /// 2 for a bad request, 74 when the logs could not be written (SPEC section 7).
+    public var status: ExitStatus {
+        switch self {
+        case .invalidEventCount, .invalidFileCount, .invalidBadLineShare: .usage
+        case .cannotCreateDirectory, .cannotCreateFile, .writeFailed, .compressionFailed: .outputFailure
+        }
+    }
+}

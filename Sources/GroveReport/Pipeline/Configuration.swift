@@ -39,7 +39,7 @@ public struct Configuration: Sendable, Equatable {
         for (index, value) in campaignValues.enumerated() {
             let campaign = try parseCampaign(value, index: index, path: path)
             guard seen.insert(campaign.id).inserted else {
-                throw .malformed(path: path, problem: "campaign id \"\(campaign.id)\" appears twice")
+                throw .malformed(path: path, problem: "campaign id \"\(campaign.id)\" appears twice\(maskedNote(campaign.id))")
             }
             campaigns.append(campaign)
         }
@@ -73,13 +73,21 @@ public struct Configuration: Sendable, Equatable {
             guard case .number(let weight)? = variantValue["weight"], weight.isFinite, weight >= 0 else {
                 throw .malformed(path: path, problem: "\(variantPlace) needs a \"weight\": a finite number ≥ 0")
             }
-            let variant = Variant(id: ByteString(variantId), weight: weight)
+            // Ids are names that reach the reports: masked like the logs' (SPEC section 2).
+            let variant = Variant(id: EmailMask.apply(ByteString(variantId)), weight: weight)
             guard seen.insert(variant.id).inserted else {
-                throw .malformed(path: path, problem: "variant id \"\(variantId)\" appears twice in campaign \"\(id)\"")
+                throw .malformed(
+                    path: path,
+                    problem: "variant id \"\(variant.id)\" appears twice in campaign \"\(EmailMask.apply(id))\"\(maskedNote(variant.id))")
             }
             variants.append(variant)
         }
-        return Campaign(id: ByteString(id), enabled: enabled, variants: variants)
+        return Campaign(id: EmailMask.apply(ByteString(id)), enabled: enabled, variants: variants)
+    }
+
+    /// Explains a duplicate that only masking made: two different addresses are both `[email]`.
+    private static func maskedNote(_ id: ByteString) -> String {
+        id.description.contains("[email]") ? " (email-like tokens in ids read as [email])" : ""
     }
 }
 

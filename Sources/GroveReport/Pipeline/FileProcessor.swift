@@ -26,7 +26,7 @@ public struct FileProcessor {
     /// Adds every line of `file` to `state`, and its rejects to the `rejects` spool, or to
     /// `state.rejects` without one.
     public mutating func process(
-        _ file: InputFile, into state: inout PartialState, rejects: RejectSpool?
+        _ file: InputFile, into state: inout PartialState, rejects: (any RejectSink)?
     ) throws(OutputError) {
         var splitter = LineSplitter()
         var spoolError: OutputError?
@@ -71,7 +71,7 @@ public struct FileProcessor {
 
     /// Puts one line in its bucket; keeps the first spool error to throw once the file is done.
     private mutating func record(
-        _ split: SplitLine, of file: InputFile, into state: inout PartialState, rejects: RejectSpool?,
+        _ split: SplitLine, of file: InputFile, into state: inout PartialState, rejects: (any RejectSink)?,
         error: inout OutputError?
     ) {
         let rejected: RejectRecord
@@ -99,7 +99,7 @@ public struct FileProcessor {
             return
         }
         do throws(OutputError) {
-            try rejects.append(rejected.ndjsonLine(includeRaw: rejectsRaw))
+            try rejects.append(rejected, includeRaw: rejectsRaw)
         } catch let spoolError {
             error = error ?? spoolError
         }

@@ -20,11 +20,12 @@ public struct RunResult: Sendable {
 
     /// The exit status: input problems (1) before violations (3, only for `validate`).
     public func status(maxRejectRate: Double, failOnViolations: Bool) -> ExitStatus {
+        var statuses: [ExitStatus] = []
         if !accounting.inputErrors.isEmpty || rejectRate > maxRejectRate || grona.audit.leakCheck != 0 {
-            return .inputProblem
+            statuses.append(.inputProblem)
         }
-        if failOnViolations && grona.audit.violations.total > 0 { return .violations }
-        return .success
+        if failOnViolations && grona.audit.violations.total > 0 { statuses.append(.violations) }
+        return ExitStatus.first(of: statuses)
     }
 }
 
@@ -33,9 +34,14 @@ public enum Pipeline {
     /// Runs the pipeline and, when the options name an output directory, writes every report.
     public static func run(_ options: RunOptions, progress: ProgressCounters? = nil) throws(OutputError) -> RunResult {
         let started = DispatchTime.now()
-        let output = try options.outputDirectory.map { path throws(OutputError) in try OutputDirectory(path: path) }
+        let output = try options.outputDirectory.map { path throws(OutputError) in
+            try OutputDirectory(path: path, lockWaitSeconds: options.lockWaitSeconds)
+        }
         let scratch = try output?.scratchDirectory()
-        defer { if let scratch { try? FileManager.default.removeItem(atPath: scratch) } }
+        defer {
+            if let scratch { TemporaryFiles.remove(scratch) }
+            output?.discard()
+        }
 
         let (files, discoveryErrors) = InputDiscovery.expand(options.inputs)
         var (state, spools, _) = try aggregate(
@@ -53,6 +59,7 @@ public enum Pipeline {
         if let output {
             try ReportWriter.write(result, to: output)
             try RejectsLog.combine(spools, into: output)
+            try ReportWriter.publish(result, to: output)
         }
         return result
     }
@@ -107,7 +114,8 @@ public enum Pipeline {
     }
 }
 
-/// Writes the seven report files of a run (the eighth, `rejects.ndjson`, comes from the spools).
+/// Writes the report files of a run: the analysis reports first, `rejects.ndjson` from the
+/// spools, then `publish` renames them into place with `summary.json` last.
 public enum ReportWriter {
     public static func write(_ result: RunResult, to output: OutputDirectory) throws(OutputError) {
         try output.write(AttributionReport.csv(result.attribution), to: "attribution.csv")
@@ -117,7 +125,12 @@ public enum ReportWriter {
         try output.write(PreviewAuditReport.json(result.grona.audit), to: "preview_audit.json")
         try output.write(ReportPage.html(result), to: "report.html")
         if let changes = result.stateRun?.changes { try output.write(changes, to: "changes.csv") }
-        try output.write(
-            SummaryReport.json(result.accounting, wallSeconds: result.wallSeconds, run: result.stateRun?.record), to: "summary.json")
+    }
+
+    /// Renames every written file into place and `summary.json`, listing them, last.
+    public static func publish(_ result: RunResult, to output: OutputDirectory) throws(OutputError) {
+        try output.publish { outputs in
+            SummaryReport.json(result.accounting, wallSeconds: result.wallSeconds, run: result.stateRun?.record, outputs: outputs)
+        }
     }
 }

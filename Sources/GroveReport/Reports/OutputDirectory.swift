@@ -1,64 +1,135 @@
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import Synchronization
 
-/// The directory reports go to. Every file is written under a temporary name and renamed into
-/// place, so a crashed or killed run never leaves a half-written report.
+/// The directory reports go to, held by one run at a time (SPEC section 7).
+///
+/// `write` puts each file under a temporary name and remembers its SHA-256; `publish` renames
+/// them into place in the order written and then `summary.json` last, listing the others' hashes
+/// in `outputs`. Nothing is renamed until every file is written, so a full disk leaves the
+/// previous set as it was, and a kill between renames leaves a mix that the hashes reveal.
 public struct OutputDirectory: Sendable {
     public let path: String
+    private let lock: DirectoryLock
+    private let staged = StagedFiles()
 
-    /// Creates the directory (and its parents) when missing.
-    public init(path: String) throws(OutputError) {
+    /// The name `publish` writes last.
+    public static let summaryName = "summary.json"
+
+    /// Creates the directory (and its parents) when missing, takes its lock (waiting up to
+    /// `lockWaitSeconds`), and removes the temporaries that dead runs left in it.
+    public init(path: String, lockWaitSeconds: Double = 0) throws(OutputError) {
         self.path = path
-        do {
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        } catch {
-            throw .cannotCreate(path: path, reason: error.localizedDescription)
-        }
+        try Self.makeDirectories(path)
+        lock = try DirectoryLock(path: path, waitSeconds: lockWaitSeconds)
+        StaleTemporaries.remove(in: path)
     }
 
-    /// A private scratch directory inside this one, for temporary files of this run.
+    /// A private scratch directory inside this one, for temporary files of this run; remove it
+    /// with `TemporaryFiles.remove`.
     public func scratchDirectory() throws(OutputError) -> String {
         let scratch = "\(path)/.grove-report-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
-        do {
-            try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: false)
-        } catch {
-            throw .cannotCreate(path: scratch, reason: error.localizedDescription)
+        TemporaryFiles.register(scratch, directory: true)
+        guard mkdir(scratch, 0o700) == 0 else {
+            let error = OutputError.cannotWrite(path: scratch)
+            TemporaryFiles.release(scratch)
+            throw error
         }
         return scratch
     }
 
-    /// Writes `bytes` to `name` atomically.
+    /// Writes `bytes` to the temporary of `name`, to be renamed into place by `publish`.
     public func write(_ bytes: [UInt8], to name: String) throws(OutputError) {
         let temporary = temporaryPath(for: name)
-        guard FileManager.default.createFile(atPath: temporary, contents: Data(bytes)) else {
-            throw .cannotWrite(path: temporary)
+        TemporaryFiles.register(temporary)
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw failure(name, temporary: temporary) }
+        var written = 0
+        while written < bytes.count {
+            let count = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + written, $0.count - written) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else {
+                let error = failure(name, temporary: temporary)
+                close(descriptor)
+                throw error
+            }
+            written += count
         }
-        try moveIntoPlace(temporary, as: name)
+        guard close(descriptor) == 0 else { throw failure(name, temporary: temporary) }
+        stage(temporary, as: name, sha256: SHA256Digest.hex(bytes))
     }
 
-    /// The temporary path a file named `name` is written under before `moveIntoPlace`.
+    /// The temporary path a file named `name` is written under.
     public func temporaryPath(for name: String) -> String {
         "\(path)/.\(name).\(getpid()).tmp"
     }
 
-    /// Renames a finished temporary file to its final name.
-    public func moveIntoPlace(_ temporary: String, as name: String) throws(OutputError) {
-        guard rename(temporary, "\(path)/\(name)") == 0 else {
-            throw .cannotWrite(path: "\(path)/\(name)")
+    /// Records a finished temporary (written by the caller, registered with `TemporaryFiles`)
+    /// for `publish`.
+    public func stage(_ temporary: String, as name: String, sha256: String) {
+        staged.files.withLock { $0.append(StagedFile(name: name, temporary: temporary, sha256: sha256)) }
+    }
+
+    /// Renames every written file into place, then writes `summary.json`, made by `summary`
+    /// from the other files' names and SHA-256 (sorted by name), and renames it last.
+    public func publish(summary: ([(name: String, sha256: String)]) -> [UInt8]) throws(OutputError) {
+        let files = staged.files.withLock { $0 }
+        let outputs = files.map { (name: $0.name, sha256: $0.sha256) }.sorted { ByteString($0.name) < ByteString($1.name) }
+        try write(summary(outputs), to: Self.summaryName)
+        let all = staged.files.withLock { files in
+            defer { files = [] }
+            return files
         }
+        for (index, file) in all.enumerated() {
+            guard rename(file.temporary, "\(path)/\(file.name)") == 0 else {
+                let error = OutputError.cannotWrite(path: "\(path)/\(file.name)")
+                for rest in all[index...] { TemporaryFiles.remove(rest.temporary) }
+                throw error
+            }
+            TemporaryFiles.release(file.temporary)
+            TestHooks.renamedIntoPlace()
+        }
+    }
+
+    /// Removes the temporaries of files written but not published (after a failure).
+    public func discard() {
+        let files = staged.files.withLock { files in
+            defer { files = [] }
+            return files
+        }
+        for file in files { TemporaryFiles.remove(file.temporary) }
+    }
+
+    /// Removes the failed temporary and describes the failure by the file's final name.
+    private func failure(_ name: String, temporary: String) -> OutputError {
+        let error = OutputError.cannotWrite(path: "\(path)/\(name)")
+        TemporaryFiles.remove(temporary)
+        return error
+    }
+
+    /// `mkdir -p`, with the system's reason when a part cannot be made ("Not a directory"…).
+    private static func makeDirectories(_ path: String) throws(OutputError) {
+        var prefix = path.hasPrefix("/") ? "/" : ""
+        for component in path.split(separator: "/") {
+            prefix += component + "/"
+            if mkdir(prefix, 0o755) != 0 && errno != EEXIST {
+                throw .cannotCreate(path: path, reason: errnoDescription())
+            }
+        }
+        var status = stat()
+        guard stat(path, &status) == 0 else { throw .cannotCreate(path: path, reason: errnoDescription()) }
+        guard status.st_mode & S_IFMT == S_IFDIR else { throw .cannotCreate(path: path, reason: "a file with that name exists") }
     }
 }
 
-/// Why reports could not be written.
-public enum OutputError: Error, Equatable, CustomStringConvertible {
-    case cannotCreate(path: String, reason: String)
-    case cannotWrite(path: String)
+/// The finished temporaries of a run waiting to be renamed into place, in the order written.
+private final class StagedFiles: Sendable {
+    let files = Mutex<[StagedFile]>([])
+}
 
-    public var description: String {
-        switch self {
-        case .cannotCreate(let path, let reason):
-            "cannot create output directory '\(path)': \(reason); choose another --out"
-        case .cannotWrite(let path):
-            "cannot write '\(path)': check free space and permissions of the --out directory"
-        }
-    }
+private struct StagedFile {
+    var name: String
+    var temporary: String
+    var sha256: String
 }

@@ -31,10 +31,15 @@ public struct RejectRecord: Sendable, Equatable {
     }
 }
 
+/// Where a file's rejects go as they are found, so memory does not grow with bad lines.
+public protocol RejectSink: AnyObject {
+    func append(_ record: RejectRecord, includeRaw: Bool) throws(OutputError)
+}
+
 /// Rejects of one input file, spooled to a scratch file so memory does not grow with bad lines.
 ///
 /// Each input gets its own spool; `RejectsLog.combine` concatenates them in report order.
-public final class RejectSpool {
+public final class RejectSpool: RejectSink {
     public let path: String
     private var handle: UnsafeMutablePointer<FILE>?
     private(set) var count = 0
@@ -47,12 +52,16 @@ public final class RejectSpool {
         if let handle { fclose(handle) }
     }
 
+    public func append(_ record: RejectRecord, includeRaw: Bool) throws(OutputError) {
+        try append(record.ndjsonLine(includeRaw: includeRaw))
+    }
+
     public func append(_ line: [UInt8]) throws(OutputError) {
         if handle == nil {
             handle = fopen(path, "wb")
-            guard handle != nil else { throw .cannotWrite(path: path) }
+            guard handle != nil else { throw OutputError.cannotWrite(path: path) }
         }
-        guard fwrite(line, 1, line.count, handle) == line.count else { throw .cannotWrite(path: path) }
+        guard fwrite(line, 1, line.count, handle) == line.count else { throw OutputError.cannotWrite(path: path) }
         count += 1
     }
 
@@ -60,30 +69,56 @@ public final class RejectSpool {
     public func close() throws(OutputError) -> Bool {
         guard let handle else { return false }
         self.handle = nil
-        guard fclose(handle) == 0 else { throw .cannotWrite(path: path) }
+        guard fclose(handle) == 0 else { throw OutputError.cannotWrite(path: path) }
         return true
     }
 }
 
 /// Builds `rejects.ndjson` from per-input spools.
 public enum RejectsLog {
-    /// Concatenates the spool files in order into `rejects.ndjson` (atomically) and removes them.
+    public static let fileName = "rejects.ndjson"
+
+    /// Concatenates the spool files in order into the temporary of `rejects.ndjson`, staged in
+    /// `output` with its SHA-256, and removes the spools. Stops at the first failed read or write.
     public static func combine(_ spoolPaths: [String], into output: OutputDirectory) throws(OutputError) {
-        let temporary = output.temporaryPath(for: "rejects.ndjson")
-        guard let target = fopen(temporary, "wb") else { throw .cannotWrite(path: temporary) }
+        let temporary = output.temporaryPath(for: fileName)
+        TemporaryFiles.register(temporary)
+        guard let target = fopen(temporary, "wb") else {
+            let error = OutputError.cannotWrite(path: "\(output.path)/\(fileName)")
+            TemporaryFiles.remove(temporary)
+            throw error
+        }
+        var digest = SHA256Digest()
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
-        var failed = false
-        for spool in spoolPaths {
-            guard let source = fopen(spool, "rb") else { failed = true; break }
+        var failure: OutputError?
+        spools: for spool in spoolPaths {
+            guard let source = fopen(spool, "rb") else {
+                failure = .cannotWrite(path: spool)
+                break
+            }
+            defer {
+                fclose(source)
+                unlink(spool)
+            }
             while true {
                 let count = fread(&buffer, 1, buffer.count, source)
-                if count == 0 { break }
-                if fwrite(buffer, 1, count, target) != count { failed = true; break }
+                if count == 0 {
+                    if ferror(source) != 0 { failure = .cannotWrite(path: spool) }
+                    break
+                }
+                buffer.withUnsafeBytes { digest.update(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+                if fwrite(buffer, 1, count, target) != count {
+                    failure = .cannotWrite(path: "\(output.path)/\(fileName)")
+                    break spools
+                }
             }
-            fclose(source)
-            unlink(spool)
+            if failure != nil { break }
         }
-        if fclose(target) != 0 || failed { throw .cannotWrite(path: temporary) }
-        try output.moveIntoPlace(temporary, as: "rejects.ndjson")
+        if fclose(target) != 0, failure == nil { failure = .cannotWrite(path: "\(output.path)/\(fileName)") }
+        if let failure {
+            TemporaryFiles.remove(temporary)
+            throw failure
+        }
+        output.stage(temporary, as: fileName, sha256: digest.hexDigest())
     }
 }

@@ -1,7 +1,11 @@
 /// Renders `summary.json` (SPEC section 7): the accounting of every line, input errors, bytes and time.
 public enum SummaryReport {
-    /// `run` is what a `run --state` did in this run alone.
-    public static func json(_ accounting: Accounting, wallSeconds: Double, run: StateRunRecord? = nil) -> [UInt8] {
+    /// `run` is what a `run --state` did in this run alone; `outputs` the name and SHA-256 of
+    /// every other file of the run, sorted by name.
+    public static func json(
+        _ accounting: Accounting, wallSeconds: Double, run: StateRunRecord? = nil,
+        outputs: [(name: String, sha256: String)] = []
+    ) -> [UInt8] {
         let rejected = accounting.rejected.sorted { $0.key.text < $1.key.text }.map { reason, count in
             JSONOutput.Member(key: reason.text, .integer(count))
         }
@@ -26,6 +30,7 @@ public enum SummaryReport {
             JSONOutput.Member("bytes_read", .integer(accounting.bytes.read)),
             JSONOutput.Member("bytes_decompressed", .integer(accounting.bytes.decompressed)),
             JSONOutput.Member("wall_seconds", .decimal(wallSeconds)),
+            JSONOutput.Member("outputs", .object(outputs.map { JSONOutput.Member($0.name, .text($0.sha256)) })),
         ] + (run.map { [JSONOutput.Member("run", $0.json)] } ?? [])).rendered()
     }
 }

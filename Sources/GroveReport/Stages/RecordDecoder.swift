@@ -7,9 +7,15 @@ public struct RecordError: Error, CustomStringConvertible {
 }
 
 /// Reads stage records (see `RecordEncoder`) into a partial state, merging records of equal keys.
+///
+/// Records come from another process, maybe damaged or hostile: every number is checked (counts
+/// and values in 0...2^53−1, instants in the years 0001–9999, offsets and line numbers not
+/// negative), and the sum of all counts read is kept below 2^62, so no merge of them can
+/// overflow; a record that breaks a rule is refused with a `RecordError` instead of a trap.
 struct RecordDecoder {
     private(set) var state = PartialState()
     private var lineNumber = 0
+    private let limits = RecordLimits()
 
     /// Reads one record line (without its newline).
     mutating func read(_ line: ArraySlice<UInt8>) throws(RecordError) {
@@ -23,7 +29,7 @@ struct RecordDecoder {
         guard value["v"] == .number(Double(RecordEncoder.formatVersion)) else {
             throw failure("format version \(value["v"].map { "\($0)" } ?? "missing"), expected \(RecordEncoder.formatVersion)")
         }
-        var fields = Fields(value: value, line: lineNumber)
+        var fields = Fields(value: value, line: lineNumber, limits: limits)
         try decode(kind: kind, key: Array(key.dropFirst()), &fields)
     }
 
@@ -55,17 +61,19 @@ struct RecordDecoder {
             state.accounting.merge(accounting)
         case ("err", 3):
             var accounting = Accounting()
-            guard let offset = Int(key[1]) else { throw failure("bad offset") }
+            guard let offset = Int(key[1]), (0...RecordLimits.maximumValue).contains(offset) else { throw failure("bad offset") }
             let error = InputError(file: key[0], error: key[2], offset: offset)
-            accounting.inputErrors = Array(repeating: error, count: try fields.integer("n"))
+            let count = try fields.integer("n")
+            try limits.addInputErrors(count, line: lineNumber)
+            accounting.inputErrors = Array(repeating: error, count: count)
             state.accounting.merge(accounting)
         case ("rej", 3):
-            guard let index = Int(key[1]), let line = Int(key[2]),
+            guard let index = Int(key[1]), index >= 0, let line = Int(key[2]), (1...RecordLimits.maximumValue).contains(line),
                   let reason = RejectReason(text: ByteString(try fields.string("reason")))
             else { throw failure("bad reject") }
             let raw = try fields.optionalString("raw").map { Array($0.utf8) }
             state.rejects.append(RejectRecord(
-                file: key[0], line: line, offset: try fields.integer("offset"), reason: reason, raw: raw, inputIndex: index))
+                file: key[0], line: line, offset: try fields.value(number: "offset"), reason: reason, raw: raw, inputIndex: index))
         case ("click", 1):
             let utm = try fields.utm("utm", &state.symbols)
             let click = LinkClick(
@@ -138,7 +146,7 @@ struct RecordDecoder {
                 consent: try fields.bool("denied") ? .denied : .unknown)
             let order = Order(
                 ts: try fields.instant("ts"), subject: subject, orderId: symbol(key[0]),
-                amountMinor: Int64(try fields.integer("amount")), isPreview: try fields.bool("preview"))
+                amountMinor: Int64(try fields.value(number: "amount")), isPreview: try fields.bool("preview"))
             let record = OrderRecord(earliest: order)
             state.grona.orders.upsert(order.orderId, { record }, { [symbols] in $0.merge(record, symbols: symbols) })
         case ("gtot", 0):
@@ -187,7 +195,7 @@ struct RecordDecoder {
             }
             for entry in try fields.array("orders") {
                 guard case .array(let parts) = entry, parts.count == 2 else { throw failure("bad order") }
-                conversion.orders.append(.init(ts: try fields.instant(parts[0]), amountMinor: Int64(try fields.integer(parts[1]))))
+                conversion.orders.append(.init(ts: try fields.instant(parts[0]), amountMinor: Int64(try fields.value(number: parts[1]))))
             }
             let unit = try fields.unit(.string(key[0]), .string(key[1]), &state.symbols)
             state.joins.unitConversions.upsert(unit, { conversion }, { [symbols] in $0.merge(conversion, symbols: symbols) })
@@ -203,7 +211,8 @@ struct RecordDecoder {
             var counts = VariantCounts()
             (counts.units, counts.convertedUnits, counts.orders, counts.impressions) = (values[0], values[1], values[2], values[3])
             counts.controlUnits = values[4]
-            guard let revenue = Int128(try fields.string("revenue")) else { throw failure("bad revenue") }
+            guard let revenue = Int128(try fields.string("revenue")), revenue >= 0 else { throw failure("bad revenue") }
+            try limits.addRevenue(revenue, line: lineNumber)
             counts.revenueMinor = revenue
             let pair = SymbolPair(first: symbol(key[0]), second: symbol(key[1]))
             state.joins.variants.upsert(pair, { counts }, { [symbols] in $0.merge(counts, symbols: symbols) })
@@ -226,6 +235,7 @@ struct RecordDecoder {
 private struct Fields {
     let value: JSONValue
     let line: Int
+    let limits: RecordLimits
 
     func failure(_ problem: String) -> RecordError { RecordError(line: line, problem: problem) }
 
@@ -236,8 +246,19 @@ private struct Fields {
 
     func integer(_ name: String) throws(RecordError) -> Int { try integer(try value(name)) }
 
+    /// A count: a value that merges add up, so it is charged to the sum of all counts.
     func integer(_ value: JSONValue) throws(RecordError) -> Int {
+        let count = try self.value(number: value)
+        try limits.addCount(count, line: line)
+        return count
+    }
+
+    func value(number name: String) throws(RecordError) -> Int { try value(number: try value(name)) }
+
+    /// An integer in 0...2^53−1 (the largest a JSON number holds exactly).
+    func value(number value: JSONValue) throws(RecordError) -> Int {
         guard case .number(let number) = value, let integer = Int(exactly: number) else { throw failure("expected an integer") }
+        guard (0...RecordLimits.maximumValue).contains(integer) else { throw failure("\(integer) is out of range 0...2^53-1") }
         return integer
     }
 
@@ -283,9 +304,12 @@ private struct Fields {
 
     func instant(_ value: JSONValue) throws(RecordError) -> Instant {
         guard case .array(let parts) = value, parts.count == 2 else { throw failure("an instant is [seconds, nanoseconds]") }
-        let nanoseconds = try integer(parts[1])
+        guard case .number(let secondsNumber) = parts[0], let seconds = Int64(exactly: secondsNumber),
+              RecordLimits.instantSeconds.contains(seconds)
+        else { throw failure("seconds out of the years 0001-9999") }
+        let nanoseconds = try self.value(number: parts[1])
         guard (0..<1_000_000_000).contains(nanoseconds) else { throw failure("nanoseconds out of range") }
-        return Instant(seconds: Int64(try integer(parts[0])), nanoseconds: Int32(nanoseconds))
+        return Instant(seconds: seconds, nanoseconds: Int32(nanoseconds))
     }
 
     func route(_ name: String) throws(RecordError) -> Route { try route(try value(name)) }
@@ -335,5 +359,44 @@ private struct Fields {
             clickId: nil, context: try optionalString(parts[2]).map { symbols.intern(Array($0.utf8)) },
             utm: try utm(parts[3], &symbols))
         return OpenPayload(open)
+    }
+}
+
+/// The bounds a stage input must keep, and what it has used of them so far.
+final class RecordLimits {
+    /// 2^53 − 1: the largest integer a record's JSON number holds exactly.
+    static let maximumValue = 9_007_199_254_740_991
+    /// The sum of every count of a stage input: far above any real run, far below `Int.max`.
+    static let maximumCountTotal = 1 << 62
+    /// Input errors a stage input may list (each is held in memory).
+    static let maximumInputErrors = 1 << 20
+    /// Revenue sums are Int128: the same reasoning, with room for 2^53 orders of 2^53.
+    static let maximumRevenueTotal: Int128 = 1 << 120
+    /// 0001-01-01T00:00:00+23:59 to 9999-12-31T23:59:59-23:59, in seconds from 1970.
+    static let instantSeconds: ClosedRange<Int64> = -62_135_596_800 - 86_400 ... 253_402_300_799 + 86_400
+
+    private var countTotal = 0
+    private var inputErrors = 0
+    private var revenueTotal: Int128 = 0
+
+    func addCount(_ count: Int, line: Int) throws(RecordError) {
+        countTotal += count
+        guard countTotal <= Self.maximumCountTotal else {
+            throw RecordError(line: line, problem: "the counts of the input add up to more than 2^62")
+        }
+    }
+
+    func addInputErrors(_ count: Int, line: Int) throws(RecordError) {
+        inputErrors += count
+        guard inputErrors <= Self.maximumInputErrors else {
+            throw RecordError(line: line, problem: "more than \(Self.maximumInputErrors) input errors")
+        }
+    }
+
+    func addRevenue(_ revenue: Int128, line: Int) throws(RecordError) {
+        guard revenue <= Self.maximumRevenueTotal - revenueTotal else {
+            throw RecordError(line: line, problem: "the revenues of the input add up to more than 2^120")
+        }
+        revenueTotal += revenue
     }
 }

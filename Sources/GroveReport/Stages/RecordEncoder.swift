@@ -25,10 +25,25 @@ struct RecordEncoder {
     }
 
     private mutating func emit(_ key: [JSONOutput], _ members: [JSONOutput.Member]) {
-        output += JSONOutput.array(key).compact()
-        output.append(0x09)
-        output += JSONOutput.object([JSONOutput.Member("v", .integer(Self.formatVersion))] + members).compact()
-        output.append(0x0A)
+        output += Self.line(key, members)
+    }
+
+    private static func line(_ key: [JSONOutput], _ members: [JSONOutput.Member]) -> [UInt8] {
+        var line = JSONOutput.array(key).compact()
+        line.append(0x09)
+        line += JSONOutput.object([JSONOutput.Member("v", .integer(formatVersion))] + members).compact()
+        line.append(0x0A)
+        return line
+    }
+
+    /// The `rej` record of one rejected line; `partial` streams these as it finds them.
+    static func reject(_ record: RejectRecord) -> [UInt8] {
+        var members = [
+            JSONOutput.Member("offset", .integer(record.offset)),
+            JSONOutput.Member("reason", .string(record.reason.text)),
+        ]
+        if let raw = record.raw { members.append(JSONOutput.Member("raw", .string(ByteString(raw)))) }
+        return line([.text("rej"), .text(record.file), .text(String(record.inputIndex)), .text(String(record.line))], members)
     }
 
     private func text(_ symbol: Symbol) -> JSONOutput {
@@ -61,14 +76,7 @@ struct RecordEncoder {
 
     private mutating func encodeAll() {
         encodeAccounting()
-        for record in state.rejects {
-            var members = [
-                JSONOutput.Member("offset", .integer(record.offset)),
-                JSONOutput.Member("reason", .string(record.reason.text)),
-            ]
-            if let raw = record.raw { members.append(JSONOutput.Member("raw", .string(ByteString(raw)))) }
-            emit([.text("rej"), .text(record.file), .text(String(record.inputIndex)), .text(String(record.line))], members)
-        }
+        for record in state.rejects { output += Self.reject(record) }
         encodeAttribution()
         encodeGrona()
         encodeJoins()

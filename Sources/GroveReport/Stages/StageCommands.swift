@@ -5,14 +5,15 @@ import Foundation
 /// stage), `render` writes the reports from the final records. The same partial states, merges and
 /// join stages as `run`, serialized.
 public enum StageCommands {
-    /// Reads one input file from standard input (named `name`, input number `index`) and returns
-    /// its records.
-    public static func partial(name: String, index: Int, rejectsRaw: Bool) throws(OutputError) -> [UInt8] {
+    /// Reads one input file from standard input (named `name`, input number `index`) and writes
+    /// its records to standard output, each reject's as soon as it is found.
+    public static func partial(name: String, index: Int, rejectsRaw: Bool) throws(OutputError) {
         var state = PartialState()
         var processor = FileProcessor(rejectsRaw: rejectsRaw)
-        try processor.process(InputFile(displayName: name, path: nil), into: &state, rejects: nil)
-        for position in state.rejects.indices { state.rejects[position].inputIndex = index }
-        return RecordEncoder.encode(state)
+        let rejects = RejectStream(inputIndex: index)
+        try processor.process(InputFile(displayName: name, path: nil), into: &state, rejects: rejects)
+        try rejects.output.write(RecordEncoder.encode(state))
+        try rejects.output.flush()
     }
 
     /// Merges the records on standard input and runs join stage `join` when given.
@@ -29,16 +30,18 @@ public enum StageCommands {
 
     /// Writes the reports of the final records on standard input, as `run` would have.
     public static func render(
-        to directory: String, configuration: Configuration?, rejectsRaw: Bool, wallSeconds: Double
+        to directory: String, configuration: Configuration?, rejectsRaw: Bool, wallSeconds: Double, lockWaitSeconds: Double
     ) throws -> RunResult {
+        let output = try OutputDirectory(path: directory, lockWaitSeconds: lockWaitSeconds)
+        defer { output.discard() }
         let state = try readRecords()
-        let output = try OutputDirectory(path: directory)
         let result = RunResult(
             accounting: state.accounting, attribution: state.attributionReport(),
             grona: state.exposureReport(configuration: configuration), wallSeconds: wallSeconds)
         try ReportWriter.write(result, to: output)
         let rejects = state.rejects.sorted(by: RejectRecord.precedes).flatMap { $0.ndjsonLine(includeRaw: rejectsRaw) }
-        try output.write(rejects, to: "rejects.ndjson")
+        try output.write(rejects, to: RejectsLog.fileName)
+        try ReportWriter.publish(result, to: output)
         return result
     }
 
@@ -60,5 +63,22 @@ public enum StageCommands {
         if let inputError { throw RecordError(line: 0, problem: "cannot read standard input: \(inputError.error)") }
         if let failure { throw failure }
         return decoder.state
+    }
+}
+
+/// `partial`'s rejects, written to standard output as `rej` records as they are found.
+private final class RejectStream: RejectSink {
+    let inputIndex: Int
+    var output = StandardOutput()
+
+    init(inputIndex: Int) {
+        self.inputIndex = inputIndex
+    }
+
+    func append(_ record: RejectRecord, includeRaw: Bool) throws(OutputError) {
+        var record = record
+        record.inputIndex = inputIndex
+        if !includeRaw { record.raw = nil }
+        try output.write(RecordEncoder.reject(record))
     }
 }

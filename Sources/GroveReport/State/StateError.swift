@@ -1,5 +1,4 @@
-/// Why a run could not use its `--state` file. Each case maps to one exit status in
-/// `CommandRunner` (usage 2, busy 75, cannot write 74).
+/// Why a run could not use its `--state` file.
 public enum StateError: Error, Equatable, CustomStringConvertible {
     /// Another run holds the state's write lock (after `--lock-wait`).
     case busy(path: String)
@@ -11,6 +10,15 @@ public enum StateError: Error, Equatable, CustomStringConvertible {
     case changedInput(file: String, run: Int)
     /// SQLite could not read or write the file (full disk, read-only, I/O error).
     case cannotWrite(path: String, reason: String)
+
+    /// 75 when another run holds the state, 74 when it cannot be written, 2 otherwise.
+    public var status: ExitStatus {
+        switch self {
+        case .busy: .busy
+        case .newerSchema, .notAState, .changedInput: .usage
+        case .cannotWrite: .outputFailure
+        }
+    }
 
     public var description: String {
         switch self {

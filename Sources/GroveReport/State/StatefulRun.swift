@@ -20,24 +20,23 @@ public enum StatefulRun {
         let output: OutputDirectory
         let scratch: String
         do throws(OutputError) {
-            output = try OutputDirectory(path: options.outputDirectory ?? RunOptions.defaultOutputDirectory)
+            output = try OutputDirectory(
+                path: options.outputDirectory ?? RunOptions.defaultOutputDirectory, lockWaitSeconds: options.lockWaitSeconds)
             scratch = try output.scratchDirectory()
         } catch {
             throw .output(error)
         }
-        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        defer {
+            TemporaryFiles.remove(scratch)
+            output.discard()
+        }
         var (result, spools) = try ingest(options, statePath: statePath, scratch: scratch, progress: progress)
         result.wallSeconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
         do throws(OutputError) {
-            if result.stateRun?.changes != nil {
-                try ReportWriter.write(result, to: output)
-            } else {
-                // Nothing changed in the state: only this run's accounting and rejects.
-                try output.write(
-                    SummaryReport.json(result.accounting, wallSeconds: result.wallSeconds, run: result.stateRun?.record),
-                    to: "summary.json")
-            }
+            // A run that changed nothing in the state writes only its accounting and rejects.
+            if result.stateRun?.changes != nil { try ReportWriter.write(result, to: output) }
             try RejectsLog.combine(spools, into: output)
+            try ReportWriter.publish(result, to: output)
         } catch {
             throw .output(error)
         }

@@ -15,24 +15,8 @@ struct TextSealing {
         return ByteString("sha256:" + digest.hexDigest())
     }
 
-    /// Whether `bytes` hold a match of `[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+`.
+    /// Whether `bytes` hold an email-like token, by the rule that masks names in reports.
     static func holdsEmailLikeToken(_ bytes: [UInt8]) -> Bool {
-        func isLabel(_ byte: UInt8) -> Bool {
-            (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A) || byte == UInt8(ascii: "-")
-        }
-        func isLocal(_ byte: UInt8) -> Bool { isLabel(byte) || "._%+".utf8.contains(byte) }
-        for at in bytes.indices where bytes[at] == UInt8(ascii: "@") {
-            guard at > 0, isLocal(bytes[at - 1]) else { continue }
-            var index = at + 1
-            var labels = 0
-            while index < bytes.count, isLabel(bytes[index]) {
-                while index < bytes.count, isLabel(bytes[index]) { index += 1 }
-                labels += 1
-                guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "."), isLabel(bytes[index + 1]) else { break }
-                index += 1
-            }
-            if labels >= 2 { return true }
-        }
-        return false
+        bytes.withUnsafeBufferPointer { EmailMask.masked($0) != nil }
     }
 }

@@ -5,6 +5,8 @@ struct ExecutionResult {
     var status: Int32
     var stdout: String
     var stderr: String
+    /// True when `status` is the number of the signal that ended the process.
+    var killedBySignal = false
 }
 
 /// The built executable: beside the test bundle in the build products directory.
@@ -45,7 +47,45 @@ func execute(
     let result = ExecutionResult(
         status: process.terminationStatus,
         stdout: String(decoding: try readFile(scratch + "/stdout"), as: UTF8.self),
-        stderr: String(decoding: try readFile(scratch + "/stderr"), as: UTF8.self))
+        stderr: String(decoding: try readFile(scratch + "/stderr"), as: UTF8.self),
+        killedBySignal: process.terminationReason == .uncaughtSignal)
     try FileManager.default.removeItem(atPath: scratch)
     return result
+}
+
+/// A run of the executable that is still going: its standard input is a pipe the test controls.
+struct RunningExecution {
+    let process: Process
+    let input: Pipe
+    let stderrPath: String
+
+    /// Starts the executable with `arguments` in `directory`; it waits for input on the pipe.
+    init(_ arguments: [String], in directory: String? = nil) throws {
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: executablePath)
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
+        input = Pipe()
+        process.standardInput = input
+        stderrPath = try temporaryDirectory("running") + "/stderr"
+        try writeFile(stderrPath, [])
+        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: stderrPath))
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+    }
+
+    /// Ends the input and waits for the exit status.
+    func finish(_ bytes: [UInt8] = []) throws -> ExecutionResult {
+        input.fileHandleForWriting.write(Data(bytes))
+        try input.fileHandleForWriting.close()
+        return try wait()
+    }
+
+    func wait() throws -> ExecutionResult {
+        process.waitUntilExit()
+        return ExecutionResult(
+            status: process.terminationStatus, stdout: "",
+            stderr: String(decoding: try readFile(stderrPath), as: UTF8.self),
+            killedBySignal: process.terminationReason == .uncaughtSignal)
+    }
 }
