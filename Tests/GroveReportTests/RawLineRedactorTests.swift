@@ -232,3 +232,21 @@ private func redact(_ text: String) -> String {
     // Only keys named url: a key merely containing it keeps its value.
     #expect(redact(#"{"urlScheme":"acmemarket","curl":"x"}"#) == #"{"urlScheme":"acmemarket","curl":"x"}"#)
 }
+
+/// The redactor and the validator read one allowlist: for every key the event tables name, a
+/// `link_open` or `click_bind` line is rejected as `disallowed_field` exactly when `--rejects-raw`
+/// redacts that key's value.
+@Test(arguments: ["link_open", "click_bind"])
+func theRedactorAndTheValidatorAgreeOnTheAllowlists(type: String) {
+    for name in FieldName.allCases {
+        let key = "\(name.key)"
+        guard key != "type", key != "ts" else { continue }
+        let line = #"{"type":"\#(type)","ts":"2026-03-01T10:00:00Z","\#(key)":"probe-value"}"#
+        let disallowed = rejectReason(line) == "disallowed_field:\(key)"
+        let redacted = Array(line.utf8).withUnsafeBufferPointer { RawLineRedactor.redact($0) }
+        let hidden = !String(decoding: redacted, as: UTF8.self).contains("probe-value")
+        // Sensitive names (verifiedEmail, url) are redacted whatever the allowlist says.
+        let sensitive = ["email", "secret", "password", "token"].contains { key.lowercased().contains($0) } || key == "url"
+        #expect(hidden == (disallowed || sensitive), "\(type) \(key): validator \(disallowed), redactor \(hidden)")
+    }
+}

@@ -99,4 +99,11 @@ struct FieldNameSet {
     func contains(_ name: FieldName) -> Bool {
         bits & (1 << UInt32(name.rawValue)) != 0
     }
+
+    /// The keys of the set's names as they appear in the log, for code that reads raw bytes.
+    var keys: [[UInt8]] {
+        FieldName.allCases.filter(contains).map { name in
+            Array(UnsafeBufferPointer(start: name.key.utf8Start, count: name.key.utf8CodeUnitCount))
+        }
+    }
 }

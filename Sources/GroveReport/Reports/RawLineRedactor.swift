@@ -20,11 +20,9 @@ public enum RawLineRedactor {
     private static let sensitiveNames = ["url"].map { Array($0.utf8) }
     private static let linkOpen = Array("link_open".utf8)
     private static let clickBind = Array("click_bind".utf8)
-    private static let linkOpenKeys = [
-        "type", "ts", "openId", "appKey", "slug", "clickId", "context", "destination",
-        "utm_campaign", "utm_source", "utm_medium", "utm_content", "utm_term",
-    ].map { Array($0.utf8) }
-    private static let clickBindKeys = ["type", "ts", "clickId", "verifiedEmail"].map { Array($0.utf8) }
+    /// The allowlists of the validator: one source for what may stand in those lines.
+    private static let linkOpenKeys = EventValidator.linkOpenAllowlist.keys
+    private static let clickBindKeys = EventValidator.clickBindAllowlist.keys
 
     /// Returns the line with sensitive values replaced by "[REDACTED]" and every run holding an
     /// `@` masked (see `maskingEmails`), as valid UTF-8 bytes (not JSON-escaped; the caller
