@@ -1,7 +1,8 @@
 /// What a simulator remembers of one kind of entity (clicks, decisions, installs…) so later
-/// lines can refer back to it: the recent ones always, and with `generate --days` also a sparse
-/// long memory, so a reference can reach back days as in real journeys. Without the long memory
-/// it draws exactly as a plain `RecentPool` does, so the default output stays byte for byte.
+/// lines can refer back to it: the recent ones always, and with `generate --days` also a long
+/// memory per kind of reference, so a reference can reach back days as in real journeys.
+/// Without a long memory it draws exactly as a plain `RecentPool` does, so the default output
+/// stays byte for byte.
 struct EntityMemory<Element> {
     private struct Remembered {
         var element: Element
@@ -9,12 +10,13 @@ struct EntityMemory<Element> {
     }
 
     private var recent: RecentPool<Remembered>
-    private var longMemory: LongMemoryPool<Element>?
+    /// One per kind of reference that reaches back days; empty without `--days`.
+    private var longMemory: [ScheduledReferences<Element>]
 
-    /// `longSpan` is nil without `--days`; otherwise how far back the long memory covers.
-    init(capacity: Int, longSpan: EpochNanoseconds?) {
+    /// `reaches` lists, with `--days`, the references into this memory that reach back days.
+    init(capacity: Int, reaches: [MemoryReach] = []) {
         recent = RecentPool(capacity: capacity)
-        longMemory = longSpan.map { LongMemoryPool(span: $0, slotCount: MultiDayJourneys.longMemorySlots) }
+        longMemory = reaches.map { ScheduledReferences(reach: $0) }
     }
 
     /// How many recent elements are remembered.
@@ -22,10 +24,12 @@ struct EntityMemory<Element> {
         recent.count
     }
 
-    /// Remembers `element`, created by a line at `instant`.
-    mutating func add(_ element: Element, at instant: EpochNanoseconds) {
+    /// Remembers `element`, created by a line at `instant`, and schedules its later references.
+    mutating func add(_ element: Element, at instant: EpochNanoseconds, using rng: inout SeededRandom) {
         recent.add(Remembered(element: element, instant: instant))
-        longMemory?.add(element, at: instant)
+        for index in longMemory.indices {
+            longMemory[index].schedule(element, at: instant, using: &rng)
+        }
     }
 
     /// A uniformly chosen recent element, of any age: for retries and duplicates.
@@ -33,15 +37,16 @@ struct EntityMemory<Element> {
         recent.randomElement(using: &rng)?.element
     }
 
-    /// The entity a line at `instant` refers to. Without the long memory, a uniformly chosen
-    /// recent one. With it, `reach.longShare` of the time one up to `reach.maxAge` old from the
-    /// long memory, otherwise one at most `MultiDayJourneys.recentHorizon` old; never one from
-    /// after `instant` or older than `reach.maxAge`. Nil when there is none.
-    func randomElement(referencedAt instant: EpochNanoseconds, reach: MemoryReach,
-                       using rng: inout SeededRandom) -> Element? {
-        guard let longMemory else { return randomElement(using: &rng) }
-        if rng.chance(reach.longShare),
-           let element = longMemory.randomElement(referencedAt: instant, maxAge: reach.maxAge, using: &rng) {
+    /// The entity a line at `instant` refers to. Without a long memory for `reach`, a uniformly
+    /// chosen recent one. With it, `reach.longShare` of the time the one due longest ago,
+    /// otherwise (or when none is due) one at most `MultiDayJourneys.recentHorizon` old; never
+    /// one from after `instant` or older than `reach.maxAge`. Nil when there is none.
+    mutating func randomElement(referencedAt instant: EpochNanoseconds, reach: MemoryReach,
+                                using rng: inout SeededRandom) -> Element? {
+        guard let index = longMemory.firstIndex(where: { $0.reach == reach }) else {
+            return randomElement(using: &rng)
+        }
+        if rng.chance(reach.longShare), let element = longMemory[index].takeDue(at: instant) {
             return element
         }
         return recentElement(referencedAt: instant, maxAge: min(reach.maxAge, MultiDayJourneys.recentHorizon),

@@ -25,7 +25,7 @@ struct GronaSimulator {
     private var orderCount: UInt64 = 0
     private var installs: EntityMemory<UInt64>
     private var decisions: EntityMemory<RecentDecision>
-    private var orders = EntityMemory<RecentOrder>(capacity: 2048, longSpan: nil)
+    private var orders = EntityMemory<RecentOrder>(capacity: 2048)
     /// Testers who start previewing late (only with `--days`).
     private var previewStarts: PreviewStartSchedule?
 
@@ -34,8 +34,10 @@ struct GronaSimulator {
     init(seed: UInt64, journeys: MultiDayJourneys? = nil) {
         self.seed = seed
         let multiDay = journeys != nil
-        installs = EntityMemory(capacity: 4096, longSpan: multiDay ? MultiDayJourneys.installMemorySpan : nil)
-        decisions = EntityMemory(capacity: 4096, longSpan: multiDay ? MultiDayJourneys.decisionMemorySpan : nil)
+        installs = EntityMemory(capacity: 4096, reaches: multiDay
+            ? [MultiDayJourneys.returningInstall, MultiDayJourneys.orderingInstall] : [])
+        decisions = EntityMemory(capacity: 4096, reaches: multiDay
+            ? [MultiDayJourneys.order, MultiDayJourneys.exposureFollowUp] : [])
         previewStarts = multiDay ? PreviewStartSchedule(seed: seed) : nil
     }
 
@@ -68,7 +70,7 @@ struct GronaSimulator {
             return install
         }
         installCount += 1
-        installs.add(installCount, at: instant)
+        installs.add(installCount, at: instant, using: &rng)
         previewStarts?.register(installCount, firstSeenAt: instant)
         return installCount
     }
@@ -111,7 +113,7 @@ struct GronaSimulator {
                 record.variant = (record.variant + 1 + rng.below(campaign.variants.count - 1)) % campaign.variants.count
             }
         }
-        decisions.add(record, at: instant)
+        decisions.add(record, at: instant, using: &rng)
 
         let campaign = GronaCatalog.campaigns[record.campaign]
         let includeCustomer = campaign.customerUnit ? !missingCustomer : rng.chance(0.6)
@@ -202,8 +204,9 @@ struct GronaSimulator {
         }
         let record = RecentOrder(number: orderCount,
                                  install: installNumber ?? chooseInstall(newShare: 0.25, at: instant,
-                                                                         reach: MultiDayJourneys.order, using: &rng))
-        orders.add(record, at: instant)
+                                                                         reach: MultiDayJourneys.orderingInstall,
+                                                                         using: &rng))
+        orders.add(record, at: instant, using: &rng)
         let previewing = isPreviewing(InstallProfile(number: record.install, seed: seed), number: record.install, at: instant)
         writeOrder(record, previewing: previewing, amountBump: 0, at: instant, style: style, into: &line, using: &rng)
     }

@@ -1,4 +1,4 @@
-/// With `generate --days`, half the testers start previewing only some hours to days after
+/// With `generate --days`, three testers in four start previewing only some hours to days after
 /// their install first appears: until then they use the app as ordinary users, bucketed in
 /// campaigns like anyone else (mostly the one they will preview). When they start — at their
 /// scheduled time, or earlier when they pair a preview link — their install becomes a preview
@@ -17,9 +17,9 @@ struct PreviewStartSchedule {
         self.seed = seed
     }
 
-    /// Every other tester (by number) starts late.
+    /// Three testers in four (by number) start late.
     static func startsLate(_ installNumber: UInt64) -> Bool {
-        installNumber % 50 == 7 && (installNumber / 50) % 2 == 1
+        installNumber % 50 == 7 && (installNumber / 50) % 4 != 0
     }
 
     /// Schedules the start of a late-starting tester whose first line is at `instant`.
