@@ -139,6 +139,29 @@ fi
 read -r single_wall single_rss_kib <"$tmp/time"
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 
+# What cron jobs without a state would report: each night alone, added up (issue 9's table).
+log "each night alone, without state (not timed)"
+# attributed clicks, orphan binds, units, converted units of one run's reports
+figures() {
+    python3 - "$1" <<'PY'
+import csv, json, sys
+out = sys.argv[1]
+totals = json.load(open(out + "/attribution.json"))["totals"]
+rows = list(csv.DictReader(open(out + "/exposure.csv")))
+print(totals["attributed"], totals["orphan_binds"], sum(int(r["units"]) for r in rows),
+      sum(int(r["converted_units"]) for r in rows))
+PY
+}
+alone=(0 0 0 0)
+for ((night = 1; night <= nights; night++)); do
+    rm -rf "$tmp/alone"
+    "$bin" run --out "$tmp/alone" --max-reject-rate 1 "${files[night - 1]}" >"$tmp/run.log" 2>&1 \
+        || { cat "$tmp/run.log" >&2; die "night $night alone failed"; }
+    read -r -a tonight <<<"$(figures "$tmp/alone")"
+    for i in 0 1 2 3; do alone[i]=$((alone[i] + tonight[i])); done
+done
+read -r -a single_figures <<<"$(figures "$tmp/single")"
+
 # --- check -----------------------------------------------------------------------------------
 mismatches=()
 for report in attribution.csv attribution.json exposure.csv exposure.json preview_audit.json; do
@@ -155,7 +178,8 @@ mkdir -p "$(dirname "$results")"
 awk -F'\t' -v nights="$nights" -v per_night="$per_night" -v seed="$seed" -v data_mib="$data_mib" \
     -v single_wall="$single_wall" -v single_rss="$single_rss_kib" -v wal="$wal_bytes" \
     -v load_before="$load_before" -v load_after="$load_after" -v cores="$(nproc)" \
-    -v when="$(date -u '+%Y-%m-%d %H:%M UTC')" -v check="$check" '
+    -v when="$(date -u '+%Y-%m-%d %H:%M UTC')" -v check="$check" \
+    -v single_figures="${single_figures[*]}" -v alone_figures="${alone[*]}" '
     function mib(kib) { return sprintf("%.0f", kib / 1024) }
     function verdict(ok) { return ok ? "met" : "**missed**" }
     { night[$1] = $2; wall[$1] = $3; rss[$1] = $4; size[$1] = $5; total += $3 }
@@ -173,6 +197,10 @@ awk -F'\t' -v nights="$nights" -v per_night="$per_night" -v seed="$seed" -v data
         printf "| one run without state over all %d files | %.2f | %s |\n\n", nights, single_wall, mib(single_rss)
         printf "State after night %d: %.1f MiB (`-wal` beside it: %.1f MiB).\n\n", nights, size[nights] / 1048576, wal / 1048576
         printf "Check: %s.\n\n", check
+        split(single_figures, s, " "); split(alone_figures, a, " ")
+        printf "Journeys cross midnight: the nights run alone without a state and added up, against one run over all days (or the last night on the state):\n\n"
+        printf "| | one run over all days | sum of nights run alone |\n|---|---:|---:|\n"
+        printf "| attributed clicks | %d | %d |\n| orphan binds | %d | %d |\n| units | %d | %d |\n| converted units | %d | %d |\n\n", s[1], a[1], s[2], a[2], s[3], a[3], s[4], a[4]
         printf "<details><summary>Every night</summary>\n\n| night | file | wall s | peak RSS MiB | state MiB |\n|---:|---|---:|---:|---:|\n"
         for (n = 1; n <= nights; n++) printf "| %d | %s | %.2f | %s | %.1f |\n", n, night[n], wall[n], mib(rss[n]), size[n] / 1048576
         printf "\n</details>\n"
