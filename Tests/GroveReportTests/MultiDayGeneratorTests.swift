@@ -117,4 +117,38 @@ struct MultiDayGeneratorTests {
         #expect(late.count >= 10, "\(late.count) of \(journeys.firstPreview.count)")
         #expect(late.contains { $0.delay > Self.day })
     }
+
+    @Test func scheduledReferencesComeDueAfterTheRecentHorizonAndNeverPastTheirReach() {
+        let reach = MemoryReach(maxAge: 2 * Self.day, longShare: 1, scheduleShare: 1)
+        var references = ScheduledReferences<Int>(reach: reach)
+        var rng = SeededRandom(seed: 3)
+        for minute in 0..<1_000 {
+            references.schedule(minute, at: Int64(minute) * 60_000_000_000, using: &rng)
+        }
+        // Nothing is due before the recent horizon has passed.
+        #expect(references.takeDue(at: Self.hour - 1) == nil)
+        // Two days and eight hours on, only what was created within two days (minutes 480 on)
+        // may be taken: the rest is dropped.
+        let now = 2 * Self.day + 8 * Self.hour
+        var taken: [Int] = []
+        while let minute = references.takeDue(at: now) { taken.append(minute) }
+        #expect(taken.count > 100 && taken.count <= 520)
+        #expect(taken.allSatisfy { $0 >= 480 })
+        // Ten days on, whatever is left is too old.
+        #expect(references.takeDue(at: 10 * Self.day) == nil)
+    }
+
+    @Test func withoutLongMemoryAnEntityMemoryDrawsExactlyAsARecentPool() {
+        var memory = EntityMemory<Int>(capacity: 64)
+        var pool = RecentPool<Int>(capacity: 64)
+        var a = SeededRandom(seed: 8)
+        var b = SeededRandom(seed: 8)
+        for value in 0..<200 {
+            memory.add(value, at: Int64(value), using: &a)
+            pool.add(value)
+            #expect(memory.randomElement(referencedAt: Int64(value), reach: MultiDayJourneys.binding, using: &a)
+                == pool.randomElement(using: &b))
+        }
+        #expect(a.next() == b.next())
+    }
 }
