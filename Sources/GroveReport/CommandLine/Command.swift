@@ -146,18 +146,22 @@ public enum Command: Sendable {
 
     private static func generate(_ words: [String]) throws(UsageError) -> Command {
         let arguments = try ArgumentList(
-            words, command: "generate", valued: ["events", "out", "seed", "files", "bad-share"], flags: [])
+            words, command: "generate", valued: ["events", "out", "seed", "files", "bad-share", "days"], flags: [])
         guard arguments.positionals.isEmpty else {
             throw UsageError("generate takes no inputs, only options", command: "generate")
         }
         guard let out = arguments.value("out") else {
             throw UsageError("generate needs --out DIR", command: "generate")
         }
+        if arguments.value("days") != nil && arguments.value("files") != nil {
+            throw UsageError("--days writes one file per day: give --days or --files, not both", command: "generate")
+        }
         let options = GeneratorOptions(
             events: try arguments.number("events", default: 100_000, in: 0...10_000_000_000),
             files: try arguments.number("files", default: 4, in: 1...10_000),
             seed: try arguments.number("seed", default: 1, in: 0...UInt64.max),
-            badLineShare: try arguments.number("bad-share", default: 0.002, in: 0...1))
+            badLineShare: try arguments.number("bad-share", default: 0.002, in: 0...1),
+            days: arguments.value("days") == nil ? nil : try arguments.number("days", default: 1, in: 1...3_650))
         return .generate(options, outputDirectory: out)
     }
 

@@ -99,7 +99,7 @@ public enum HelpText {
         """
 
     public static let generate = """
-        USAGE: grove-report generate --out DIR [--events N] [--seed S] [--files F] [--bad-share R]
+        USAGE: grove-report generate --out DIR [--events N] [--seed S] [--files F | --days D] [--bad-share R]
 
         Writes a seeded synthetic log set: every event type and situation of the spec (preview
         testers, retries, conflicts, duplicates, orphans) and a share of bad lines. The same
@@ -110,6 +110,10 @@ public enum HelpText {
           --events N       Lines to write (default 100000).
           --seed S         Random seed (default 1).
           --files F        Number of .ndjson.gz files (default 4).
+          --days D         One file per simulated day instead (events-2026-03-02.ndjson.gz, …),
+                           with journeys that cross midnight: opens up to 3 days after their
+                           click, bindings up to 14, orders up to 7 after an exposure, testers
+                           who start previewing late, lines delivered a day or two late.
           --bad-share R    Share of bad lines, 0 to 1 (default 0.002).
 
         """

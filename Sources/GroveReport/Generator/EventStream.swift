@@ -17,13 +17,20 @@ struct EventStream {
     /// Lines written since the buffer was last emptied.
     private(set) var buffer: JSONLineBuilder
 
-    init(seed: UInt64, lines: Int, defectShare: Double, bufferCapacity: Int) {
+    /// `journeys` (with `--days`) stretches the clock over those days and lets journeys cross
+    /// midnight.
+    init(seed: UInt64, lines: Int, defectShare: Double, bufferCapacity: Int, journeys: MultiDayJourneys? = nil) {
         rng = SeededRandom(seed: seed)
-        clock = SimulatedClock(lines: lines)
-        funnelsGrove = FunnelsGroveSimulator(seed: seed)
-        grona = GronaSimulator(seed: seed)
+        clock = SimulatedClock(lines: lines, span: journeys?.span ?? SimulatedClock.span)
+        funnelsGrove = FunnelsGroveSimulator(seed: seed, journeys: journeys)
+        grona = GronaSimulator(seed: seed, journeys: journeys)
         self.defectShare = defectShare
         buffer = JSONLineBuilder(capacity: bufferCapacity)
+    }
+
+    /// The simulated time of the last line drawn (before its jitter).
+    var now: EpochNanoseconds {
+        clock.now
     }
 
     /// Appends one line, `\n`-terminated (now and then `\r\n`), to `buffer`.
@@ -43,6 +50,11 @@ struct EventStream {
         }
         buffer.endLine(crlf: rng.chance(0.001))
         return kind
+    }
+
+    /// Removes and returns the buffer's bytes from `offset` on: a line bound for another file.
+    mutating func cutBuffer(from offset: Int) -> [UInt8] {
+        buffer.cut(from: offset)
     }
 
     /// Empties the buffer once its bytes have been handed on.

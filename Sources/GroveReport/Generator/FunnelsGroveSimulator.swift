@@ -42,12 +42,16 @@ struct FunnelsGroveSimulator {
     private var clickCount: UInt64 = 0
     private var openCount: UInt64 = 0
     private var orphanCount: UInt64 = 0
-    private var clicks = RecentPool<RecentClick>(capacity: 4096)
-    private var opens = RecentPool<RecentOpen>(capacity: 4096)
-    private var bindings = RecentPool<RecentBinding>(capacity: 4096)
+    private var clicks: EntityMemory<RecentClick>
+    private var opens = EntityMemory<RecentOpen>(capacity: 4096)
+    private var bindings = EntityMemory<RecentBinding>(capacity: 4096)
 
-    init(seed: UInt64) {
+    /// `journeys` (with `--days`) lets opens and bindings follow clicks of days before.
+    init(seed: UInt64, journeys: MultiDayJourneys? = nil) {
         self.seed = seed
+        clicks = EntityMemory(capacity: 4096, reaches: journeys == nil ? [] : [
+            MultiDayJourneys.open, MultiDayJourneys.binding, MultiDayJourneys.duplicateClick,
+        ])
     }
 
     /// Writes one FunnelsGrove event (without its line ending).
@@ -80,7 +84,7 @@ struct FunnelsGroveSimulator {
     private mutating func emitNewClick(at instant: EpochNanoseconds, style: TimestampStyle,
                                        into line: inout JSONLineBuilder, using rng: inout SeededRandom) {
         clickCount += 1
-        clicks.add(RecentClick(number: clickCount, instant: instant))
+        clicks.add(RecentClick(number: clickCount, instant: instant), at: instant, using: &rng)
         let profile = ClickProfile(number: clickCount, orphan: false, seed: seed)
         writeClick(profile, at: instant, style: style, into: &line, using: &rng)
     }
@@ -90,7 +94,8 @@ struct FunnelsGroveSimulator {
     /// earliest-line rule decides the click's attributes.
     private mutating func emitDuplicateClick(at instant: EpochNanoseconds, style: TimestampStyle,
                                              into line: inout JSONLineBuilder, using rng: inout SeededRandom) {
-        guard let record = clicks.randomElement(using: &rng) else {
+        guard let record = clicks.randomElement(referencedAt: instant, reach: MultiDayJourneys.duplicateClick,
+                                                using: &rng) else {
             return emitNewClick(at: instant, style: style, into: &line, using: &rng)
         }
         var profile = ClickProfile(number: record.number, orphan: false, seed: seed)
@@ -158,7 +163,7 @@ struct FunnelsGroveSimulator {
         let reference: ClickReference
         switch rng.below(100) {
         case 0..<85:
-            if let click = clicks.randomElement(using: &rng) {
+            if let click = clicks.randomElement(referencedAt: instant, reach: MultiDayJourneys.open, using: &rng) {
                 reference = .known(click.number)
             } else {
                 reference = .unresolved
@@ -170,7 +175,7 @@ struct FunnelsGroveSimulator {
             reference = .unresolved
         }
         let record = RecentOpen(number: openCount, click: reference)
-        opens.add(record)
+        opens.add(record, at: instant, using: &rng)
         writeOpen(record, kind: .original, at: instant, style: style, into: &line, using: &rng)
     }
 
@@ -293,13 +298,13 @@ struct FunnelsGroveSimulator {
 
     private mutating func emitNewBinding(at instant: EpochNanoseconds, style: TimestampStyle,
                                          into line: inout JSONLineBuilder, using rng: inout SeededRandom) {
-        guard let click = clicks.randomElement(using: &rng) else {
+        guard let click = clicks.randomElement(referencedAt: instant, reach: MultiDayJourneys.binding, using: &rng) else {
             return emitOrphanBinding(at: instant, style: style, into: &line, using: &rng)
         }
         // A shopper's email follows from the click, so several clicks may share one shopper.
         var shopper = SeededRandom(seed: seed, stream: 4, index: click.number)
         let record = RecentBinding(click: click.number, email: shopper.next() % 40_000)
-        bindings.add(record)
+        bindings.add(record, at: instant, using: &rng)
         writeBinding(clickID: ClickProfile(number: click.number, orphan: false, seed: seed).id,
                      email: record.email, at: instant, style: style, into: &line, using: &rng)
     }

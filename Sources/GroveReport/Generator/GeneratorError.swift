@@ -5,6 +5,8 @@ public enum GeneratorError: Error, CustomStringConvertible, Equatable {
     case invalidEventCount(Int)
     /// The requested number of files is below 1.
     case invalidFileCount(Int)
+    /// The requested number of days is below 1.
+    case invalidDayCount(Int)
     /// The share of bad lines is not a number between 0 and 1.
     case invalidBadLineShare(Double)
     /// The output directory could not be created.
@@ -22,6 +24,8 @@ public enum GeneratorError: Error, CustomStringConvertible, Equatable {
             return "the number of events must be 0 or more (got \(count)); pass a non-negative --events"
         case .invalidFileCount(let count):
             return "the number of output files must be at least 1 (got \(count))"
+        case .invalidDayCount(let count):
+            return "the number of days must be at least 1 (got \(count))"
         case .invalidBadLineShare(let share):
             return "the share of bad lines must be between 0 and 1 (got \(share))"
         case .cannotCreateDirectory(let path, let reason):

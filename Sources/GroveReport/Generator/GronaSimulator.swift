@@ -23,12 +23,22 @@ struct GronaSimulator {
     private let seed: UInt64
     private var installCount: UInt64 = 0
     private var orderCount: UInt64 = 0
-    private var installs = RecentPool<UInt64>(capacity: 4096)
-    private var decisions = RecentPool<RecentDecision>(capacity: 4096)
-    private var orders = RecentPool<RecentOrder>(capacity: 2048)
+    private var installs: EntityMemory<UInt64>
+    private var decisions: EntityMemory<RecentDecision>
+    private var orders = EntityMemory<RecentOrder>(capacity: 2048)
+    /// Testers who start previewing late (only with `--days`).
+    private var previewStarts: PreviewStartSchedule?
 
-    init(seed: UInt64) {
+    /// `journeys` (with `--days`) brings installs back over days, lets orders follow exposures
+    /// of days before, and has testers start previewing after they were bucketed.
+    init(seed: UInt64, journeys: MultiDayJourneys? = nil) {
         self.seed = seed
+        let multiDay = journeys != nil
+        installs = EntityMemory(capacity: 4096, reaches: multiDay
+            ? [MultiDayJourneys.returningInstall, MultiDayJourneys.orderingInstall] : [])
+        decisions = EntityMemory(capacity: 4096, reaches: multiDay
+            ? [MultiDayJourneys.order, MultiDayJourneys.exposureFollowUp] : [])
+        previewStarts = multiDay ? PreviewStartSchedule(seed: seed) : nil
     }
 
     /// Writes one Grona event (without its line ending).
@@ -50,26 +60,36 @@ struct GronaSimulator {
         }
     }
 
-    /// A new install (which is remembered) or a recently active one. The first fifty choices
-    /// are all new, so the opening lines are not all about one install.
-    private mutating func chooseInstall(newShare: Double, using rng: inout SeededRandom) -> UInt64 {
-        if installs.count >= 50, !rng.chance(newShare), let install = installs.randomElement(using: &rng) {
+    /// A new install (which is remembered) or a recently active one (within `reach` of its first
+    /// line, with `--days`). The first fifty choices are all new, so the opening lines are not
+    /// all about one install.
+    private mutating func chooseInstall(newShare: Double, at instant: EpochNanoseconds, reach: MemoryReach,
+                                        using rng: inout SeededRandom) -> UInt64 {
+        if installs.count >= 50, !rng.chance(newShare),
+           let install = installs.randomElement(referencedAt: instant, reach: reach, using: &rng) {
             return install
         }
         installCount += 1
-        installs.add(installCount)
+        installs.add(installCount, at: instant, using: &rng)
+        previewStarts?.register(installCount, firstSeenAt: instant)
         return installCount
+    }
+
+    /// Whether the install previews now: a tester who has started previewing.
+    private mutating func isPreviewing(_ install: InstallProfile, number: UInt64, at instant: EpochNanoseconds) -> Bool {
+        install.tester && previewStarts?.isWaiting(number, at: instant) != true
     }
 
     // MARK: Decisions
 
     private mutating func emitDecision(at instant: EpochNanoseconds, style: TimestampStyle,
                                        into line: inout JSONLineBuilder, using rng: inout SeededRandom) {
-        let installNumber = chooseInstall(newShare: 0.22, using: &rng)
+        let installNumber = chooseInstall(newShare: 0.22, at: instant, reach: MultiDayJourneys.returningInstall,
+                                          using: &rng)
         let install = InstallProfile(number: installNumber, seed: seed)
         var record = RecentDecision(install: installNumber, campaign: 0, variant: 0, preview: false)
         var missingCustomer = false
-        if install.tester && rng.chance(0.6) {
+        if isPreviewing(install, number: installNumber, at: instant) && rng.chance(0.6) {
             record.campaign = install.pinnedCampaign
             record.variant = install.pinnedVariant
             record.preview = true
@@ -93,7 +113,7 @@ struct GronaSimulator {
                 record.variant = (record.variant + 1 + rng.below(campaign.variants.count - 1)) % campaign.variants.count
             }
         }
-        decisions.add(record)
+        decisions.add(record, at: instant, using: &rng)
 
         let campaign = GronaCatalog.campaigns[record.campaign]
         let includeCustomer = campaign.customerUnit ? !missingCustomer : rng.chance(0.6)
@@ -135,7 +155,8 @@ struct GronaSimulator {
     /// An impression or grant follows a recent decision of the same install, campaign and variant.
     private mutating func emitExposureFollowUp(grant: Bool, at instant: EpochNanoseconds, style: TimestampStyle,
                                                into line: inout JSONLineBuilder, using rng: inout SeededRandom) {
-        guard let decision = decisions.randomElement(using: &rng) else {
+        guard let decision = decisions.randomElement(referencedAt: instant, reach: MultiDayJourneys.exposureFollowUp,
+                                                     using: &rng) else {
             return emitDecision(at: instant, style: style, into: &line, using: &rng)
         }
         let install = InstallProfile(number: decision.install, seed: seed)
@@ -176,14 +197,18 @@ struct GronaSimulator {
                                        into line: inout JSONLineBuilder, using rng: inout SeededRandom) {
         orderCount += 1
         var installNumber: UInt64?
-        if rng.chance(0.6), let decision = decisions.randomElement(using: &rng),
+        if rng.chance(0.6),
+           let decision = decisions.randomElement(referencedAt: instant, reach: MultiDayJourneys.order, using: &rng),
            rng.below(GronaCatalog.conversionScale) < GronaCatalog.campaigns[decision.campaign].conversion[decision.variant] {
             installNumber = decision.install
         }
         let record = RecentOrder(number: orderCount,
-                                 install: installNumber ?? chooseInstall(newShare: 0.25, using: &rng))
-        orders.add(record)
-        writeOrder(record, amountBump: 0, at: instant, style: style, into: &line, using: &rng)
+                                 install: installNumber ?? chooseInstall(newShare: 0.25, at: instant,
+                                                                         reach: MultiDayJourneys.orderingInstall,
+                                                                         using: &rng))
+        orders.add(record, at: instant, using: &rng)
+        let previewing = isPreviewing(InstallProfile(number: record.install, seed: seed), number: record.install, at: instant)
+        writeOrder(record, previewing: previewing, amountBump: 0, at: instant, style: style, into: &line, using: &rng)
     }
 
     /// The shop's webhook delivers some orders twice, now and then with a corrected amount.
@@ -192,10 +217,11 @@ struct GronaSimulator {
         guard let record = orders.randomElement(using: &rng) else {
             return emitNewOrder(at: instant, style: style, into: &line, using: &rng)
         }
-        writeOrder(record, amountBump: rng.chance(0.2) ? 100 : 0, at: instant, style: style, into: &line, using: &rng)
+        let previewing = isPreviewing(InstallProfile(number: record.install, seed: seed), number: record.install, at: instant)
+        writeOrder(record, previewing: previewing, amountBump: rng.chance(0.2) ? 100 : 0, at: instant, style: style, into: &line, using: &rng)
     }
 
-    private func writeOrder(_ record: RecentOrder, amountBump: Int, at instant: EpochNanoseconds, style: TimestampStyle,
+    private func writeOrder(_ record: RecentOrder, previewing: Bool, amountBump: Int, at instant: EpochNanoseconds, style: TimestampStyle,
                             into line: inout JSONLineBuilder, using rng: inout SeededRandom) {
         var order = SeededRandom(seed: seed, stream: 7, index: record.number)
         let install = InstallProfile(number: record.install, seed: seed)
@@ -203,7 +229,7 @@ struct GronaSimulator {
         let currency = GronaCatalog.currencies[GronaCatalog.currencyChoice.pick(using: &order)]
         let includeCustomer = order.chance(0.9)
         // Testers sometimes buy while a preview is pinned; anyone else almost never.
-        let preview = order.chance(install.tester ? 0.3 : 0.001)
+        let preview = order.chance(previewing ? 0.3 : 0.001)
 
         writeCommonFields(type: #""order""#, install: install, includeCustomer: includeCustomer,
                           at: instant, style: style, into: &line, using: &rng)
@@ -243,6 +269,9 @@ struct GronaSimulator {
             // Pairing sends the install id: the SDK refuses while consent is denied.
             scenario.outcome = .rejected
             scenario.reason = "consent denied"
+        }
+        if scenario.outcome == .paired {
+            previewStarts?.startNow(installNumber)
         }
         line.key("url")
         line.append(quote)

@@ -15,6 +15,13 @@ struct JSONLineBuilder {
         bytes.removeAll(keepingCapacity: true)
     }
 
+    /// Removes and returns the bytes from `offset` on: a line that goes elsewhere.
+    mutating func cut(from offset: Int) -> [UInt8] {
+        let tail = Array(bytes[offset...])
+        bytes.removeSubrange(offset...)
+        return tail
+    }
+
     mutating func beginObject() {
         bytes.append(UInt8(ascii: "{"))
         needsComma = false

@@ -11,12 +11,16 @@ public struct GeneratorOptions: Sendable {
     /// Share of lines that are deliberately defective: mostly lines the pipeline must reject,
     /// about a tenth lines it must ignore (blank, unknown type).
     public var badLineShare: Double
+    /// With a number of days, one file per simulated day (`files` is then unused) and journeys
+    /// that cross midnight; nil keeps the classic few-days sweep over `files` files.
+    public var days: Int?
 
-    public init(events: Int, files: Int = 1, seed: UInt64 = 1, badLineShare: Double = 0.002) {
+    public init(events: Int, files: Int = 1, seed: UInt64 = 1, badLineShare: Double = 0.002, days: Int? = nil) {
         self.events = events
         self.files = files
         self.seed = seed
         self.badLineShare = badLineShare
+        self.days = days
     }
 }
 
@@ -42,14 +46,18 @@ public enum LogGenerator {
     /// Writes `options.files` files `events-0001.ndjson.gz`, … into `directory` (created if
     /// missing), `options.events` lines in all, split as evenly as possible. Events flow from one
     /// file into the next, as consecutive exports would: a click in one file may be opened in the
-    /// next.
+    /// next. With `options.days`, one file per simulated day instead (`DailyLogGenerator`).
     public static func generate(_ options: GeneratorOptions, into directory: String) throws -> GeneratorSummary {
         guard options.events >= 0 else { throw GeneratorError.invalidEventCount(options.events) }
         guard options.files >= 1 else { throw GeneratorError.invalidFileCount(options.files) }
         guard (0...1).contains(options.badLineShare) else {
             throw GeneratorError.invalidBadLineShare(options.badLineShare)
         }
+        if let days = options.days, days < 1 { throw GeneratorError.invalidDayCount(days) }
         try makeDirectory(directory)
+        if let days = options.days {
+            return try DailyLogGenerator.generate(options, days: days, into: directory)
+        }
 
         var stream = EventStream(seed: options.seed, lines: options.events,
                                  defectShare: options.badLineShare, bufferCapacity: chunkSize + 64 * 1024)

@@ -31,4 +31,10 @@ struct RecentPool<Element> {
     func randomElement(using rng: inout SeededRandom) -> Element? {
         storage.isEmpty ? nil : storage[rng.below(storage.count)]
     }
+
+    /// The element added `offset` additions ago (0 is the newest); `offset` must be below `count`.
+    func element(addedBefore offset: Int) -> Element {
+        precondition(offset >= 0 && offset < storage.count, "no element was added that long ago")
+        return storage[((nextSlot - 1 - offset) % capacity + capacity) % capacity]
+    }
 }

@@ -10,8 +10,9 @@ struct SimulatedClock {
     /// Average advance per line, so the last line lands near the end of the span whatever N is.
     private let meanStep: Int
 
-    init(lines: Int) {
-        meanStep = Int(Self.span / EpochNanoseconds(max(lines, 1)))
+    /// A clock sweeping `span` (three days unless `generate --days` says otherwise).
+    init(lines: Int, span: EpochNanoseconds = SimulatedClock.span) {
+        meanStep = Int(span / EpochNanoseconds(max(lines, 1)))
     }
 
     /// Advances the clock and returns the `ts` of the next line: a few seconds of jitter around
