@@ -47,7 +47,7 @@ extension GeneratorError {
     /// 2 for a bad request, 74 when the logs could not be written (SPEC section 7).
     public var status: ExitStatus {
         switch self {
-        case .invalidEventCount, .invalidFileCount, .invalidBadLineShare: .usage
+        case .invalidEventCount, .invalidFileCount, .invalidDayCount, .invalidBadLineShare: .usage
         case .cannotCreateDirectory, .cannotCreateFile, .writeFailed, .compressionFailed: .outputFailure
         }
     }
