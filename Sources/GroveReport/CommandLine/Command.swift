@@ -110,7 +110,7 @@ public enum Command: Sendable {
 
     private static func generate(_ words: [String]) throws(UsageError) -> Command {
         let arguments = try ArgumentList(
-            words, command: "generate", valued: ["events", "out", "seed", "files", "bad-share"], flags: [])
+            words, command: "generate", valued: ["events", "out", "seed", "files", "bad-share", "shape"], flags: [])
         guard arguments.positionals.isEmpty else {
             throw UsageError("generate takes no inputs, only options", command: "generate")
         }
@@ -121,8 +121,17 @@ public enum Command: Sendable {
             events: try arguments.number("events", default: 100_000, in: 0...10_000_000_000),
             files: try arguments.number("files", default: 4, in: 1...10_000),
             seed: try arguments.number("seed", default: 1, in: 0...UInt64.max),
-            badLineShare: try arguments.number("bad-share", default: 0.002, in: 0...1))
+            badLineShare: try arguments.number("bad-share", default: 0.002, in: 0...1),
+            shape: try shape(arguments))
         return .generate(options, outputDirectory: out)
+    }
+
+    private static func shape(_ arguments: ArgumentList) throws(UsageError) -> LogShape {
+        guard let shape = arguments.value("shape") else { return .friendly }
+        guard let parsed = LogShape(rawValue: shape) else {
+            throw UsageError("--shape must be 'friendly' or 'production', not '\(shape)'", command: "generate")
+        }
+        return parsed
     }
 
     /// The number of cores this process may use.

@@ -73,6 +73,7 @@ public enum HelpText {
 
     public static let generate = """
         USAGE: grove-report generate --out DIR [--events N] [--seed S] [--files F] [--bad-share R]
+                                     [--shape friendly|production]
 
         Writes a seeded synthetic log set: every event type and situation of the spec (preview
         testers, retries, conflicts, duplicates, orphans) and a share of bad lines. The same
@@ -84,6 +85,9 @@ public enum HelpText {
           --seed S         Random seed (default 1).
           --files F        Number of .ndjson.gz files (default 4).
           --bad-share R    Share of bad lines, 0 to 1 (default 0.002).
+          --shape S        friendly (default): compact lines. production: lines like real SDK
+                           logs (~280 bytes, 5-10 ignored metadata keys on Grona lines, many
+                           more distinct installs and clicks), for benchmarks.
 
         """
 

@@ -21,14 +21,17 @@ struct GronaSimulator {
     }
 
     private let seed: UInt64
+    /// The chance that a decision comes from an install never seen before.
+    private let newInstallShare: Double
     private var installCount: UInt64 = 0
     private var orderCount: UInt64 = 0
     private var installs = RecentPool<UInt64>(capacity: 4096)
     private var decisions = RecentPool<RecentDecision>(capacity: 4096)
     private var orders = RecentPool<RecentOrder>(capacity: 2048)
 
-    init(seed: UInt64) {
+    init(seed: UInt64, newInstallShare: Double = 0.22) {
         self.seed = seed
+        self.newInstallShare = newInstallShare
     }
 
     /// Writes one Grona event (without its line ending).
@@ -63,7 +66,7 @@ struct GronaSimulator {
 
     private mutating func emitDecision(at instant: EpochNanoseconds, style: TimestampStyle,
                                        into line: inout JSONLineBuilder, using rng: inout SeededRandom) {
-        let installNumber = chooseInstall(newShare: 0.22, using: &rng)
+        let installNumber = chooseInstall(newShare: newInstallShare, using: &rng)
         let install = InstallProfile(number: installNumber, seed: seed)
         var record = RecentDecision(install: installNumber, campaign: 0, variant: 0, preview: false)
         var missingCustomer = false

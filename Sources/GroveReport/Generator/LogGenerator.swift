@@ -11,12 +11,16 @@ public struct GeneratorOptions: Sendable {
     /// Share of lines that are deliberately defective: mostly lines the pipeline must reject,
     /// about a tenth lines it must ignore (blank, unknown type).
     public var badLineShare: Double
+    /// Friendly (the default, `SampleData/`) or production-shaped lines.
+    public var shape: LogShape
 
-    public init(events: Int, files: Int = 1, seed: UInt64 = 1, badLineShare: Double = 0.002) {
+    public init(events: Int, files: Int = 1, seed: UInt64 = 1, badLineShare: Double = 0.002,
+                shape: LogShape = .friendly) {
         self.events = events
         self.files = files
         self.seed = seed
         self.badLineShare = badLineShare
+        self.shape = shape
     }
 }
 
@@ -52,7 +56,7 @@ public enum LogGenerator {
         try makeDirectory(directory)
 
         var stream = EventStream(seed: options.seed, lines: options.events,
-                                 defectShare: options.badLineShare, bufferCapacity: chunkSize + 64 * 1024)
+                                 defectShare: options.badLineShare, shape: options.shape, bufferCapacity: chunkSize + 64 * 1024)
         var summary = GeneratorSummary(files: [], lines: 0, badLines: 0, ignoredLines: 0)
         for fileIndex in 0..<options.files {
             let path = (directory as NSString).appendingPathComponent(
