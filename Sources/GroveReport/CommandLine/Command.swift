@@ -94,7 +94,8 @@ public enum Command: Sendable {
     private static func analysisOptions(_ words: [String], command: String) throws(UsageError) -> RunOptions {
         let arguments = try ArgumentList(
             words, command: command,
-            valued: ["out", "config", "preview-scope", "jobs", "max-reject-rate", "lock-wait"], flags: ["rejects-raw"])
+            valued: ["out", "config", "preview-scope", "jobs", "max-reject-rate", "lock-wait", "inflate"],
+            flags: ["rejects-raw"])
         var options = RunOptions()
         options.inputs = arguments.positionals
         options.outputDirectory = arguments.value("out")
@@ -105,6 +106,7 @@ public enum Command: Sendable {
         options.maxRejectRate = try arguments.number("max-reject-rate", default: RunOptions.defaultMaxRejectRate, in: 0...1)
         options.configuration = try configuration(arguments, command: command)
         options.lockWaitSeconds = try arguments.number("lock-wait", default: 0, in: 0...1e9)
+        options.inflate = try inflateBackend(arguments, command: command)
         return options
     }
 
@@ -124,6 +126,18 @@ public enum Command: Sendable {
             badLineShare: try arguments.number("bad-share", default: 0.002, in: 0...1),
             shape: try shape(arguments))
         return .generate(options, outputDirectory: out)
+    }
+
+    private static func inflateBackend(_ arguments: ArgumentList, command: String) throws(UsageError) -> InflateBackend {
+        guard let value = arguments.value("inflate") else { return .zlib }
+        guard let choice = InflateChoice(rawValue: value) else {
+            throw UsageError("--inflate must be 'zlib', 'isal' or 'auto', not '\(value)'", command: command)
+        }
+        do throws(UsageError) {
+            return try choice.resolve(isalLoadError: choice == .zlib ? nil : ISALLibrary.loadError)
+        } catch {
+            throw UsageError(error.message, command: command)
+        }
     }
 
     private static func shape(_ arguments: ArgumentList) throws(UsageError) -> LogShape {

@@ -43,6 +43,9 @@ public enum HelpText {
           --preview-scope unit|event unit (default): drop every event of a campaign's preview installs;
                                      event: drop only flagged events.
           --jobs N                   Worker threads (default: the number of cores).
+          --inflate zlib|isal|auto   gzip decoder: zlib (default), isal (ISA-L, about twice as fast;
+                                     needs libisal.so.2, Debian libisal2), auto (isal when present).
+                                     The reports are the same bytes either way.
           --max-reject-rate R        Fail (exit 1) when rejected/lines exceeds R (default 0.01).
           --rejects-raw              Add the redacted raw line to rejects.ndjson.
         """

@@ -35,7 +35,8 @@ public enum Pipeline {
 
         let (files, discoveryErrors) = InputDiscovery.expand(options.inputs.isEmpty ? RunOptions.defaultInputs : options.inputs)
         var (state, spools) = try aggregate(
-            files, jobs: options.jobs, rejectsRaw: options.rejectsRaw, scratch: scratch, progress: progress)
+            files, jobs: options.jobs, rejectsRaw: options.rejectsRaw, scratch: scratch, progress: progress,
+            inflate: options.inflate)
         var discovery = Accounting()
         discovery.files = discoveryErrors.count
         discovery.inputErrors = discoveryErrors
@@ -57,7 +58,8 @@ public enum Pipeline {
     /// files) into that thread's partial state, and merges the partials. Returns the merged state
     /// and the reject spools in report order (file name byte-wise, then input position).
     public static func aggregate(
-        _ files: [InputFile], jobs: Int, rejectsRaw: Bool, scratch: String?, progress: ProgressCounters? = nil
+        _ files: [InputFile], jobs: Int, rejectsRaw: Bool, scratch: String?, progress: ProgressCounters? = nil,
+        inflate: InflateBackend = .zlib
     ) throws(OutputError) -> (PartialState, [String]) {
         let workers = max(1, min(jobs, files.count))
         // With fewer files than threads, each file is inflated and parsed on two threads.
@@ -65,7 +67,8 @@ public enum Pipeline {
         let nextFile = Atomic<Int>(0)
         let partials = Mutex<[(PartialState, OutputError?)]>([])
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
-            var processor = FileProcessor(rejectsRaw: rejectsRaw, progress: progress, pipelined: pipelined)
+            var processor = FileProcessor(
+                rejectsRaw: rejectsRaw, progress: progress, pipelined: pipelined, inflate: inflate)
             var state = PartialState()
             var failure: OutputError?
             while failure == nil {

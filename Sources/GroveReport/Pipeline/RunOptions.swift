@@ -14,6 +14,8 @@ public struct RunOptions: Sendable {
     public var rejectsRaw: Bool
     /// How long to wait for another run to release the output directory or the state.
     public var lockWaitSeconds: Double = 0
+    /// What inflates gzip input (`--inflate`); the reports are the same either way.
+    public var inflate: InflateBackend = .zlib
 
     public static let defaultInputs = ["SampleData"]
     public static let defaultOutputDirectory = "Reports"
