@@ -99,6 +99,26 @@ struct ISALInflateTests {
         }
     }
 
+    @Test func aNamedPipeWhichCannotBeReadTwiceIsInflatedWithZlib() throws {
+        let truncated = Array(try gzip(text).dropLast(40))
+        let zlib = try read(truncated, backend: .zlib, chunkSize: 4096)
+        let directory = try temporaryDirectory("isal-pipe")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let pipe = directory + "/pipe.gz"
+        #expect(mkfifo(pipe, 0o600) == 0)
+        Thread.detachNewThread {
+            let writer = open(pipe, O_WRONLY)
+            guard writer >= 0 else { return }
+            _ = truncated.withUnsafeBytes { write(writer, $0.baseAddress, $0.count) }
+            close(writer)
+        }
+        var output: [UInt8] = []
+        let (counts, error) = DecompressingReader(chunkSize: 4096, backend: .isal)
+            .read(InputFile(displayName: "in.gz", path: pipe)) { output.append(contentsOf: $0) }
+        #expect(output == zlib.output && counts == zlib.counts && error == zlib.error)
+        #expect(error?.error.contains("truncated") == true)
+    }
+
     @Test func theSampleAndAGeneratedSetGiveByteIdenticalReportsWithEitherBackend() throws {
         let directory = try temporaryDirectory("isal-reports")
         defer { try? FileManager.default.removeItem(atPath: directory) }

@@ -21,7 +21,7 @@ public struct ByteCounts: Sendable, Equatable {
 ///
 /// With the ISA-L backend, a file is inflated by ISA-L while it is well-formed; at any fault it is
 /// read again with zlib, so faults, offsets and the bytes handed on are zlib's in every case.
-/// Standard input cannot be read twice and is always inflated with zlib.
+/// Standard input and pipes cannot be read twice and are always inflated with zlib.
 public struct DecompressingReader: Sendable {
     public static let defaultChunkSize = 1 << 20
 
@@ -53,7 +53,8 @@ public struct DecompressingReader: Sendable {
         defer { source.release() }
         let fault: (String, Int)?
         if source.fill(minimum: 2), source.available.count >= 2, source.available[0] == 0x1F, source.available[1] == 0x8B {
-            fault = inflateWithBackend(&source, counts: &counts, rereadable: file.path != nil, consume: consume)
+            fault = inflateWithBackend(
+                &source, counts: &counts, rereadable: file.path != nil && Self.isRegularFile(descriptor), consume: consume)
         } else {
             fault = passThrough(&source, counts: &counts, consume: consume)
         }
@@ -86,6 +87,13 @@ public struct DecompressingReader: Sendable {
                 skip = 0
             }
         }
+    }
+
+    /// Whether `descriptor` is a regular file, which can be read again from its start (a named
+    /// pipe or a terminal cannot).
+    private static func isRegularFile(_ descriptor: Int32) -> Bool {
+        var status = stat()
+        return fstat(descriptor, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
     }
 
     private func passThrough(
