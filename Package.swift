@@ -23,9 +23,14 @@ let package = Package(
             path: "Sources/CSQLite",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        // ISA-L's inflate ABI; the library is opened with dlopen at run time, never linked.
+        .systemLibrary(
+            name: "CISAL",
+            path: "Sources/CISAL"
+        ),
         .target(
             name: "GroveReport",
-            dependencies: ["CZlib", "CCrypto", "CSQLite"]
+            dependencies: ["CZlib", "CISAL", "CCrypto", "CSQLite"]
         ),
         .executableTarget(
             name: "grove-report",

@@ -5,10 +5,12 @@ Usage: bench_table.py MEASUREMENTS.tsv SETS.tsv
 
 MEASUREMENTS.tsv: one line per run: set, tool, run, wall_seconds, max_rss_kib (GNU time %e %M).
 SETS.tsv: one line per set: set, label, summary.json of a grove-report run on it, compressed
-bytes of its files.
+bytes of its files. The first two sets are the large and the small one of the same shape (for
+the large/small ratios).
 
 Prints, per set and tool, the median wall time, events/s (summary.json `lines` / wall),
-decompressed MB/s (`bytes_decompressed` / wall / 1e6) and the median peak RSS, then the ratios.
+decompressed MB/s (`bytes_decompressed` / wall / 1e6) and the median peak RSS, then the ratios
+of medians (each against a baseline measured in the same run) beside the targets of issue 11.
 Standard library only.
 """
 
@@ -16,8 +18,20 @@ import json
 import statistics
 import sys
 
-TOOLS = [("gzip", "gzip -dc, 2 parallel (limit)"), ("grove", "grove-report run"),
+TOOLS = [("gzip", "gzip -dc, 2 parallel (limit)"),
+         ("grove", "grove-report run (zlib)"),
+         ("grove-isal", "grove-report run --inflate isal"),
+         ("grove-j1", "grove-report run --jobs 1 (zlib)"),
+         ("grove-isal-j1", "grove-report run --jobs 1 --inflate isal"),
          ("duckdb", "DuckDB (duckdb_reports.py)")]
+
+# (title, numerator tool, denominator tool, target of issue 11)
+RATIOS = [("grove-report / gzip limit (wall), zlib", "grove", "gzip", "≤ 2.0"),
+          ("grove-report / gzip limit (wall), ISA-L", "grove-isal", "gzip", "≤ 2.0"),
+          ("DuckDB / grove-report (wall), zlib", "duckdb", "grove", "≥ 3"),
+          ("DuckDB / grove-report (wall), ISA-L", "duckdb", "grove-isal", "≥ 3"),
+          ("--jobs 1 / --jobs 2 (wall), zlib", "grove-j1", "grove", "≥ 1.8"),
+          ("--jobs 1 / --jobs 2 (wall), ISA-L", "grove-isal-j1", "grove-isal", "≥ 1.8")]
 
 
 def main():
@@ -55,27 +69,32 @@ def main():
     def ratio(a, b):
         return f"{a / b:.2f}" if b > 0 else "n/a"
 
-    out.append("| ratio | " + " | ".join(label for _, label, _, _ in sets) + " |")
-    out.append("|---|" + "---:|" * len(sets))
-    for title, num, den in [("grove-report / gzip limit (wall)", "grove", "gzip"),
-                            ("DuckDB / grove-report (wall)", "duckdb", "grove")]:
+    out.append("| ratio | " + " | ".join(label for _, label, _, _ in sets) + " | target |")
+    out.append("|---|" + "---:|" * len(sets) + "---|")
+    for title, num, den, target in RATIOS:
         cells = []
         for name, _, _, _ in sets:
             if (name, num) in median and (name, den) in median:
                 cells.append(ratio(median[(name, num)][0], median[(name, den)][0]))
             else:
                 cells.append("n/a")
-        out.append(f"| {title} | " + " | ".join(cells) + " |")
+        if any(cell != "n/a" for cell in cells):
+            out.append(f"| {title} | " + " | ".join(cells) + f" | {target} |")
+    for tool, backend in [("grove", "zlib"), ("grove-isal", "ISA-L")]:
+        cells = [f"{median[(name, tool)][1]:,.0f}" if (name, tool) in median else "n/a" for name, _, _, _ in sets]
+        if any(cell != "n/a" for cell in cells):
+            out.append(f"| peak RSS MiB, {backend} | " + " | ".join(cells) + " | ≤ 1,024 |")
     out.append("")
     if len(sets) >= 2:
         (large, large_label, large_summary, _), (small, small_label, small_summary, _) = sets[0], sets[1]
-        if (large, "grove") in median and (small, "grove") in median:
-            lw, lr = median[(large, "grove")]
-            sw, sr = median[(small, "grove")]
-            lines = ratio(large_summary["lines"], small_summary["lines"])
-            out.append(f"grove-report {large_label} / {small_label} ({lines}x the lines): "
-                       f"wall {ratio(lw, sw)}x, peak RSS {ratio(lr, sr)}x")
-            out.append("")
+        lines = ratio(large_summary["lines"], small_summary["lines"])
+        for tool, backend in [("grove", "zlib"), ("grove-isal", "ISA-L")]:
+            if (large, tool) in median and (small, tool) in median:
+                lw, lr = median[(large, tool)]
+                sw, sr = median[(small, tool)]
+                out.append(f"grove-report ({backend}) {large_label} / {small_label} ({lines}x the lines): "
+                           f"wall {ratio(lw, sw)}x (target ≤ 10.5), peak RSS {ratio(lr, sr)}x")
+                out.append("")
     out.append("| set | lines | files | compressed MB | decompressed MB | accepted | rejected |")
     out.append("|---|---:|---:|---:|---:|---:|---:|")
     for _, label, summary, compressed in sets:

@@ -1,29 +1,36 @@
 #!/usr/bin/env bash
-# The grove-report benchmark (issue 5): grove-report against the gzip decompression limit and
-# DuckDB, on a large and a small generated data set, with a check that DuckDB's counts agree.
+# The grove-report benchmark (issues 5 and 11): grove-report (zlib and ISA-L inflate, 2 and 1
+# jobs) against the gzip decompression limit and DuckDB, on production-shaped data sets (large and
+# small) and the friendly generated set, with checks that DuckDB's counts agree and that both
+# inflate backends and both job counts write the same reports.
 #
-#   Benchmarks/run.sh            full run: 10M and 1M events, 3 runs per tool (median)
-#   Benchmarks/run.sh --quick    smoke test: 200k and 50k events, 1 run
+#   Benchmarks/run.sh            full run: production 10M and 1M, friendly 10M, 3 runs (median)
+#   Benchmarks/run.sh --quick    smoke test: 200k, 50k and 50k events, 1 run
 #
-# Environment: BENCH_EVENTS_LARGE, BENCH_EVENTS_SMALL, BENCH_RUNS, GROVE_BIN, BENCH_SCRATCH_PATH,
-# BENCH_RESULTS, BENCH_KEEP_OUTPUT. See Benchmarks/README.md.
+# Environment: BENCH_EVENTS_LARGE, BENCH_EVENTS_SMALL, BENCH_EVENTS_FRIENDLY, BENCH_RUNS, GROVE_BIN,
+# BENCH_SCRATCH_PATH, BENCH_RESULTS, BENCH_KEEP_OUTPUT. See Benchmarks/README.md.
 set -euo pipefail
 
 usage() {
     cat <<'EOF'
 usage: Benchmarks/run.sh [--quick]
 
-Builds grove-report (release), generates two data sets into Benchmarks/data/ (once), then for
-each set measures wall time and peak RSS (median of BENCH_RUNS runs) of
+Builds grove-report (release), generates three data sets into Benchmarks/data/ (once): a large
+and a small production-shaped one (generate --shape production) and a friendly one (the default
+shape), then for each set measures wall time and peak RSS (median of BENCH_RUNS runs, the tools
+interleaved within each run) of
   a. gzip -dc of the files, 2 in parallel (the decompression limit on 2 cores),
-  b. grove-report run FILES --max-reject-rate 1,
+  b. grove-report run FILES --max-reject-rate 1, with zlib and with --inflate isal, and on the
+     production sets also with --jobs 1 (both backends),
   c. DuckDB computing the same attribution and exposure counts (Benchmarks/duckdb_reports.py),
-checks that DuckDB's counts agree with grove-report's reports, prints the table and writes it
-to Benchmarks/results/latest.md (--quick: Benchmarks/results/quick.md).
+checks that DuckDB's counts agree with grove-report's reports and that every grove-report
+variant wrote the same reports, prints the table and writes it to Benchmarks/results/latest.md
+(--quick: Benchmarks/results/quick.md). The ISA-L rows are left out when libisal.so.2 is missing.
 
-  --quick               200k / 50k events, 1 run (env variables still win)
-  BENCH_EVENTS_LARGE    events of the large set (default 10000000, seed 10)
-  BENCH_EVENTS_SMALL    events of the small set (default 1000000, seed 1)
+  --quick               200k / 50k / 50k events, 1 run (env variables still win)
+  BENCH_EVENTS_LARGE    events of the large production-shaped set (default 10000000, seed 10)
+  BENCH_EVENTS_SMALL    events of the small production-shaped set (default 1000000, seed 1)
+  BENCH_EVENTS_FRIENDLY events of the friendly set (default 10000000, seed 10)
   BENCH_RUNS            runs per tool and set (default 3)
   GROVE_BIN             use this grove-report binary instead of building one
   BENCH_SCRATCH_PATH    build with --scratch-path DIR instead of .build
@@ -49,14 +56,16 @@ log() { printf '==> %s\n' "$*"; }
 die() { printf 'run.sh: %s\n' "$*" >&2; exit 1; }
 
 if [ "$quick" = 1 ]; then
-    default_large=200000 default_small=50000 default_runs=1 mode=quick
+    default_large=200000 default_small=50000 default_friendly=50000 default_runs=1 mode=quick
 else
-    default_large=10000000 default_small=1000000 default_runs=3 mode=full
+    default_large=10000000 default_small=1000000 default_friendly=10000000 default_runs=3 mode=full
 fi
 events_large=${BENCH_EVENTS_LARGE:-$default_large}
 events_small=${BENCH_EVENTS_SMALL:-$default_small}
+events_friendly=${BENCH_EVENTS_FRIENDLY:-$default_friendly}
 runs=${BENCH_RUNS:-$default_runs}
-for pair in "BENCH_EVENTS_LARGE=$events_large" "BENCH_EVENTS_SMALL=$events_small" "BENCH_RUNS=$runs"; do
+for pair in "BENCH_EVENTS_LARGE=$events_large" "BENCH_EVENTS_SMALL=$events_small" \
+    "BENCH_EVENTS_FRIENDLY=$events_friendly" "BENCH_RUNS=$runs"; do
     value=${pair#*=}
     [[ "$value" =~ ^[1-9][0-9]*$ ]] || die "${pair%%=*} must be a positive integer, not '$value'"
 done
@@ -130,15 +139,15 @@ label_of() { # 10000000 -> 10M, 200000 -> 200k
     else echo "$n"; fi
 }
 
-declare -A set_dir set_label
-dataset() { # set events seed: generates Benchmarks/data/events-E-seedS-files8 unless it is there
-    local set=$1 events=$2 seed=$3
-    local dir="Benchmarks/data/events-$events-seed$seed-files8"
+declare -A set_dir set_label set_shape
+dataset() { # set shape events seed: generates Benchmarks/data/SHAPE-events-E-seedS-files8 unless it is there
+    local set=$1 shape=$2 events=$3 seed=$4
+    local dir="Benchmarks/data/$shape-events-$events-seed$seed-files8"
     if [ ! -f "$dir/.complete" ]; then
         rm -rf "$dir"
-        log "generating $dir (generate --events $events --files 8 --seed $seed)"
+        log "generating $dir (generate --shape $shape --events $events --files 8 --seed $seed)"
         local started=$SECONDS
-        "$bin" generate --out "$dir" --events "$events" --files 8 --seed "$seed" >/dev/null \
+        "$bin" generate --out "$dir" --shape "$shape" --events "$events" --files 8 --seed "$seed" >/dev/null \
             || die "grove-report generate failed for $dir"
         touch "$dir/.complete"
         log "  generated in $((SECONDS - started)) s"
@@ -146,13 +155,23 @@ dataset() { # set events seed: generates Benchmarks/data/events-E-seedS-files8 u
         log "data: $dir (already generated)"
     fi
     set_dir[$set]=$dir
-    set_label[$set]="$(label_of "$events") events"
+    set_shape[$set]=$shape
+    set_label[$set]="$(label_of "$events") $shape"
 }
 
-names=(large small)
-dataset large "$events_large" 10
-dataset small "$events_small" 1
+# The first two sets are the large and the small one of the same shape (bench_table.py's ratios).
+names=(large small friendly)
+dataset large production "$events_large" 10
+dataset small production "$events_small" 1
+dataset friendly friendly "$events_friendly" 10
 if [ "$events_large" = "$events_small" ]; then set_label[small]="${set_label[small]} (seed 1)"; fi
+
+# ISA-L is optional: without libisal.so.2, `--inflate isal` is a usage error and its rows are skipped.
+isal=1
+if ! "$bin" run SampleData --out "$tmp/isal-probe" --inflate isal --max-reject-rate 1 >/dev/null 2>"$tmp/isal.log"; then
+    isal=0
+    log "no ISA-L ($(head -n 1 "$tmp/isal.log")): measuring zlib only"
+fi
 
 # --- measurements ----------------------------------------------------------------------------
 measurements=$tmp/measurements.tsv
@@ -180,6 +199,14 @@ gzip_limit() { # the decompression limit on 2 cores: every file through gzip -dc
 }
 export -f gzip_limit
 
+same_reports() { # dir-a dir-b: the same report bytes, wall_seconds aside
+    local name
+    for name in attribution.csv attribution.json exposure.csv exposure.json preview_audit.json rejects.ndjson; do
+        cmp -s "$1/$name" "$2/$name" || return 1
+    done
+    cmp -s <(grep -v '"wall_seconds"' "$1/summary.json") <(grep -v '"wall_seconds"' "$2/summary.json")
+}
+
 agree=1
 for set in "${names[@]}"; do
     dir=${set_dir[$set]}
@@ -187,11 +214,31 @@ for set in "${names[@]}"; do
     [ -e "${files[0]}" ] || die "no .gz files in $dir (delete it to regenerate)"
     out=$tmp/$set
     mkdir -p "$out"
+    # grove-report variants: tool name and extra options.
+    variants=("grove:--inflate zlib")
+    if [ "$isal" = 1 ]; then variants+=("grove-isal:--inflate isal"); fi
+    if [ "${set_shape[$set]}" = production ]; then
+        variants+=("grove-j1:--inflate zlib --jobs 1")
+        if [ "$isal" = 1 ]; then variants+=("grove-isal-j1:--inflate isal --jobs 1"); fi
+    fi
     log "${set_label[$set]}: ${#files[@]} files in $dir, $runs run(s) per tool"
     for ((run = 1; run <= runs; run++)); do
         measure "$set" gzip "$run" bash -c 'gzip_limit "$@"' _ "${files[@]}"
-        measure "$set" grove "$run" "$bin" run "${files[@]}" --out "$out/grove" --max-reject-rate 1
+        for variant in "${variants[@]}"; do
+            tool=${variant%%:*}
+            read -r -a extra <<<"${variant#*:}"
+            measure "$set" "$tool" "$run" "$bin" run "${files[@]}" --out "$out/$tool" --max-reject-rate 1 "${extra[@]}"
+        done
         measure "$set" duckdb "$run" "$py" Benchmarks/duckdb_reports.py --out "$out/duckdb" "${files[@]}"
+    done
+    for variant in "${variants[@]:1}"; do
+        tool=${variant%%:*}
+        if same_reports "$out/grove" "$out/$tool"; then
+            echo "check ${set_label[$set]}: $tool wrote the same reports as grove (zlib, --jobs $(nproc))" >>"$checks"
+        else
+            echo "check ${set_label[$set]}: $tool wrote DIFFERENT reports from grove (zlib)" >>"$checks"
+            agree=0
+        fi
     done
     compressed=$(stat -c %s "${files[@]}" | awk '{ s += $1 } END { print s }')
     printf '%s\t%s\t%s\t%s\n' "$set" "${set_label[$set]}" "$out/grove/summary.json" "$compressed" >>"$sets_tsv"
@@ -208,7 +255,9 @@ memory=$(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)
     echo "# grove-report benchmark"
     echo
     echo "\`Benchmarks/run.sh$([ "$quick" = 1 ] && echo " --quick")\` ($mode; BENCH_EVENTS_LARGE=$events_large," \
-        "BENCH_EVENTS_SMALL=$events_small, BENCH_RUNS=$runs) on $(date -u '+%Y-%m-%d %H:%M UTC')."
+        "BENCH_EVENTS_SMALL=$events_small, BENCH_EVENTS_FRIENDLY=$events_friendly, BENCH_RUNS=$runs)" \
+        "on $(date -u '+%Y-%m-%d %H:%M UTC'). \"production\" sets: \`generate --shape production\`" \
+        "(SDK metadata on Grona lines, production cardinalities); \"friendly\": the default shape."
     echo
     if [ -n "${GROVE_BIN:-}" ]; then grove="grove-report GROVE_BIN=$GROVE_BIN (repository at $commit)"
     else grove="grove-report $commit (${build[*]})"; fi
@@ -219,7 +268,7 @@ memory=$(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)
     echo
     "$py" Benchmarks/bench_table.py "$measurements" "$sets_tsv"
     echo
-    echo "## Check: DuckDB's counts against grove-report's reports"
+    echo "## Checks: DuckDB's counts against grove-report's reports; every grove-report variant alike"
     echo
     echo '```'
     cat "$checks"
@@ -232,7 +281,7 @@ echo
 cat "$results"
 echo
 log "written to $results"
-if [ "${BENCH_KEEP_OUTPUT:-0}" = 1 ]; then log "reports of the last runs: $tmp/{large,small}/{grove,duckdb}"; fi
+if [ "${BENCH_KEEP_OUTPUT:-0}" = 1 ]; then log "reports of the last runs: $tmp/{large,small,friendly}/{grove*,duckdb}"; fi
 if [ "$agree" != 1 ]; then
-    die "DuckDB and grove-report disagree (see the check above)"
+    die "DuckDB and grove-report, or two grove-report variants, disagree (see the checks above)"
 fi

@@ -190,3 +190,56 @@ private func decompressedLines(_ paths: [String]) throws -> [ArraySlice<UInt8>] 
     }
     #expect(dayLongPins.count > 5)
 }
+
+@Test func theProductionShapeAddsIgnoredSDKMetadataToGronaLinesOnly() throws {
+    try withTemporaryDirectory { directory in
+        let options = GeneratorOptions(events: 20_000, files: 2, seed: 5, badLineShare: 0, shape: .production)
+        let summary = try LogGenerator.generate(options, into: directory + "/a")
+        #expect(try readAll(summary.files) == readAll(LogGenerator.generate(options, into: directory + "/b").files))
+        let lines = try decompressedLines(summary.files)
+        let bytesPerLine = Double(lines.reduce(0) { $0 + $1.count + 1 }) / Double(lines.count)
+        #expect((250...300).contains(bytesPerLine), "\(bytesPerLine) bytes a line")
+        let metadataKeys = ["sdkVersion", "platform", "appVersion", "sessionId", "ipCountry", "placement", "channel",
+                            "device", "items", "latencyMs"]
+        var nested = 0
+        for line in lines {
+            let text = String(decoding: line, as: UTF8.self)
+            let keys = metadataKeys.filter { text.contains(#""\#($0)":"#) }
+            let isGrona = ["decision", "impression", "grant", "order", "preview_link"].contains { text.contains(#""type":"\#($0)""#) }
+            #expect(isGrona ? (5...10).contains(keys.count) : keys.isEmpty, "\(text)")
+            if keys.contains("device") || keys.contains("items") { nested += 1 }
+        }
+        #expect(nested > lines.count / 50)
+
+        // The analysis ignores the metadata: every line is accepted, none rejected.
+        let result = try Pipeline.run(RunOptions(inputs: [directory + "/a"], outputDirectory: nil, jobs: 2))
+        #expect(result.accounting.acceptedTotal == 20_000)
+    }
+}
+
+@Test func theProductionShapeHasManyMoreDistinctInstallsAndClicks() throws {
+    try withTemporaryDirectory { directory in
+        func distinct(_ shape: LogShape, _ pattern: String) throws -> Int {
+            let summary = try LogGenerator.generate(
+                GeneratorOptions(events: 40_000, files: 1, seed: 2, badLineShare: 0, shape: shape),
+                into: directory + "/" + shape.rawValue)
+            let regex = try NSRegularExpression(pattern: pattern)
+            var values = Set<String>()
+            for line in try decompressedLines(summary.files) {
+                let text = String(decoding: line, as: UTF8.self)
+                if let match = regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) {
+                    values.insert((text as NSString).substring(with: match.range(at: 1)))
+                }
+            }
+            return values.count
+        }
+        let installs = #""installId":"([^"]+)""#
+        let clicks = #""type":"link_click".*"clickId":"([^"]+)""#
+        // Per 1.25M lines: about 150k installs and 240k clicks (friendly: about 50k and 280k).
+        let productionInstalls = try distinct(.production, installs)
+        #expect((4_200...5_400).contains(productionInstalls), "\(productionInstalls) installs")
+        #expect(try distinct(.friendly, installs) * 2 < productionInstalls)
+        let productionClicks = try distinct(.production, clicks)
+        #expect((7_000...8_400).contains(productionClicks), "\(productionClicks) clicks")
+    }
+}

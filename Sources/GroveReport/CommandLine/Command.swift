@@ -108,7 +108,8 @@ public enum Command: Sendable {
     private static func analysisOptions(_ words: [String], command: String) throws(UsageError) -> RunOptions {
         let arguments = try ArgumentList(
             words, command: command,
-            valued: ["out", "config", "preview-scope", "jobs", "max-reject-rate", "lock-wait", "state", "batch-mb"], flags: ["rejects-raw"])
+            valued: ["out", "config", "preview-scope", "jobs", "max-reject-rate", "lock-wait", "state", "batch-mb", "inflate"],
+            flags: ["rejects-raw"])
         var options = RunOptions()
         options.inputs = arguments.positionals
         guard options.inputs.filter({ $0 == "-" }).count <= 1 else {
@@ -133,6 +134,7 @@ public enum Command: Sendable {
         } else if options.inputs.isEmpty {
             options.inputs = RunOptions.defaultInputs
         }
+        options.inflate = try inflateBackend(arguments, command: command)
         return options
     }
 
@@ -146,7 +148,7 @@ public enum Command: Sendable {
 
     private static func generate(_ words: [String]) throws(UsageError) -> Command {
         let arguments = try ArgumentList(
-            words, command: "generate", valued: ["events", "out", "seed", "files", "bad-share", "days"], flags: [])
+            words, command: "generate", valued: ["events", "out", "seed", "files", "bad-share", "days", "shape"], flags: [])
         guard arguments.positionals.isEmpty else {
             throw UsageError("generate takes no inputs, only options", command: "generate")
         }
@@ -161,8 +163,29 @@ public enum Command: Sendable {
             files: try arguments.number("files", default: 4, in: 1...10_000),
             seed: try arguments.number("seed", default: 1, in: 0...UInt64.max),
             badLineShare: try arguments.number("bad-share", default: 0.002, in: 0...1),
-            days: arguments.value("days") == nil ? nil : try arguments.number("days", default: 1, in: 1...3_650))
+            days: arguments.value("days") == nil ? nil : try arguments.number("days", default: 1, in: 1...3_650),
+            shape: try shape(arguments))
         return .generate(options, outputDirectory: out)
+    }
+
+    private static func inflateBackend(_ arguments: ArgumentList, command: String) throws(UsageError) -> InflateBackend {
+        guard let value = arguments.value("inflate") else { return .zlib }
+        guard let choice = InflateChoice(rawValue: value) else {
+            throw UsageError("--inflate must be 'zlib', 'isal' or 'auto', not '\(value)'", command: command)
+        }
+        do throws(UsageError) {
+            return try choice.resolve(isalLoadError: choice == .zlib ? nil : ISALLibrary.loadError)
+        } catch {
+            throw UsageError(error.message, command: command)
+        }
+    }
+
+    private static func shape(_ arguments: ArgumentList) throws(UsageError) -> LogShape {
+        guard let shape = arguments.value("shape") else { return .friendly }
+        guard let parsed = LogShape(rawValue: shape) else {
+            throw UsageError("--shape must be 'friendly' or 'production', not '\(shape)'", command: "generate")
+        }
+        return parsed
     }
 
     /// The number of cores this process may use.

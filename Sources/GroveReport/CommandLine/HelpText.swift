@@ -48,6 +48,9 @@ public enum HelpText {
           --preview-scope unit|event unit (default): drop every event of a campaign's preview installs;
                                      event: drop only flagged events.
           --jobs N                   Worker threads (default: the number of cores).
+          --inflate zlib|isal|auto   gzip decoder: zlib (default), isal (ISA-L, about twice as fast;
+                                     needs libisal.so.2, Debian libisal2), auto (isal when present).
+                                     The reports are the same bytes either way.
           --max-reject-rate R        Fail (exit 1) when rejected/lines exceeds R (default 0.01).
           --rejects-raw              Add the redacted raw line to rejects.ndjson.
           --lock-wait SECONDS        Wait up to SECONDS for another run on the same --out (default 0),
@@ -100,6 +103,7 @@ public enum HelpText {
 
     public static let generate = """
         USAGE: grove-report generate --out DIR [--events N] [--seed S] [--files F | --days D] [--bad-share R]
+                                     [--shape friendly|production]
 
         Writes a seeded synthetic log set: every event type and situation of the spec (preview
         testers, retries, conflicts, duplicates, orphans) and a share of bad lines. The same
@@ -115,6 +119,9 @@ public enum HelpText {
                            click, bindings up to 14, orders up to 7 after an exposure, testers
                            who start previewing late, lines delivered a day or two late.
           --bad-share R    Share of bad lines, 0 to 1 (default 0.002).
+          --shape S        friendly (default): compact lines. production: lines like real SDK
+                           logs (~280 bytes, 5-10 ignored metadata keys on Grona lines, many
+                           more distinct installs and clicks), for benchmarks.
 
         """
 

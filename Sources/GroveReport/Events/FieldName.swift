@@ -73,17 +73,40 @@ public enum FieldName: UInt8, CaseIterable, Sendable {
 
     /// The slot of a key: its first eight bytes (zero-padded) and its length, hashed multiplicatively.
     private static func slot(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
-        let word = SymbolTable.littleEndianWord(bytes) ^ UInt64(truncatingIfNeeded: bytes.count) << 56
-        return Int((word &* multiplier) >> 58)
+        slot(head: SymbolTable.littleEndianWord(bytes), count: bytes.count)
+    }
+
+    private static func slot(head: UInt64, count: Int) -> Int {
+        Int(((head ^ UInt64(truncatingIfNeeded: count) << 56) &* multiplier) >> 58)
+    }
+
+    /// A key of at most 16 bytes as its length, first and last eight bytes: equal exactly when
+    /// the bytes are, and compared without a call to `memcmp`.
+    private struct Signature: Equatable {
+        var count: Int
+        var head: UInt64
+        var tail: UInt64
+
+        init(_ bytes: UnsafeBufferPointer<UInt8>, head: UInt64) {
+            count = bytes.count
+            self.head = head
+            tail = bytes.count > 8 ? SymbolTable.littleEndianWord(UnsafeBufferPointer(rebasing: bytes[(bytes.count - 8)...])) : 0
+        }
+    }
+
+    /// The signature of each name's key, by raw value.
+    private static let signatures: [Signature] = allCases.map { name in
+        let key = UnsafeBufferPointer(start: name.key.utf8Start, count: name.key.utf8CodeUnitCount)
+        return Signature(key, head: SymbolTable.littleEndianWord(key))
     }
 
     /// The known name with exactly these (unescaped) bytes, or nil.
     static func resolve(_ bytes: UnsafeBufferPointer<UInt8>) -> FieldName? {
-        guard bytes.count >= 2, bytes.count <= 13, let name = table[slot(bytes)] else { return nil }
-        let key = name.key
-        guard key.utf8CodeUnitCount == bytes.count, memcmp(bytes.baseAddress!, key.utf8Start, bytes.count) == 0 else {
-            return nil
-        }
+        guard bytes.count >= 2, bytes.count <= 13 else { return nil }
+        let head = SymbolTable.littleEndianWord(bytes)
+        guard let name = table[slot(head: head, count: bytes.count)],
+              signatures[Int(name.rawValue)] == Signature(bytes, head: head)
+        else { return nil }
         return name
     }
 }

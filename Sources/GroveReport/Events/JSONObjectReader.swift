@@ -38,6 +38,10 @@ public struct JSONObjectReader {
     private var namesSeen: UInt32 = 0
     /// The index of the first member whose key repeats an earlier one, or -1.
     var firstRepeatIndex = -1
+    /// Fingerprints and member indexes of the unknown keys seen so far in the line being checked.
+    private var unknownKeyPrints: [(print: UInt64, index: Int)] = []
+    /// Up to this many unknown keys are compared pairwise by fingerprint; more go through a set.
+    static let pairwiseUnknownKeyLimit = 32
 
     public init() {
         fields.reserveCapacity(32)
@@ -77,9 +81,38 @@ public struct JSONObjectReader {
         if unknownKeys > 1 { findRepeatedUnknownKey(line) }
     }
 
-    /// The slow path for lines with several keys the tables do not name: they can only repeat each other.
+    /// Lines with several keys the tables do not name (SDK metadata): they can only repeat each
+    /// other. A handful is compared pairwise by a fingerprint of length and end words, bytes only
+    /// when fingerprints match; a line with very many goes through a set.
     private mutating func findRepeatedUnknownKey(_ line: UnsafeBufferPointer<UInt8>) {
         let end = firstRepeatIndex < 0 ? fields.count : firstRepeatIndex
+        unknownKeyPrints.removeAll(keepingCapacity: true)
+        let finished: Bool = scratch.withUnsafeBufferPointer { scratchBytes in
+            for index in 0..<end where fields[index].name == nil {
+                guard unknownKeyPrints.count < Self.pairwiseUnknownKeyLimit else { return false }
+                let key = ParsedObject.bytes(fields[index].key, line: line, scratch: scratchBytes)
+                let print = Self.fingerprint(key)
+                for earlier in unknownKeyPrints where earlier.print == print {
+                    if ParsedObject.equal(key, ParsedObject.bytes(fields[earlier.index].key, line: line, scratch: scratchBytes)) {
+                        firstRepeatIndex = index
+                        return true
+                    }
+                }
+                unknownKeyPrints.append((print, index))
+            }
+            return true
+        }
+        if !finished { findRepeatedUnknownKeyWithSet(line, end: end) }
+    }
+
+    /// Length, first and last eight bytes: distinct for nearly all distinct short keys.
+    private static func fingerprint(_ key: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        let first = SymbolTable.littleEndianWord(key)
+        let last = key.count > 8 ? SymbolTable.littleEndianWord(UnsafeBufferPointer(rebasing: key[(key.count - 8)...])) : 0
+        return (first &* 0x9E37_79B9_7F4A_7C15) ^ last ^ UInt64(truncatingIfNeeded: key.count) << 57
+    }
+
+    private mutating func findRepeatedUnknownKeyWithSet(_ line: UnsafeBufferPointer<UInt8>, end: Int) {
         var seen = Set<ByteString>()
         scratch.withUnsafeBufferPointer { scratchBytes in
             for index in 0..<end where fields[index].name == nil {
@@ -148,8 +181,15 @@ struct JSONScanner {
                 skipWhitespace()
                 guard consume(UInt8(ascii: ":")) else { return false }
                 skipWhitespace()
-                guard let (kind, value) = parseValue(depth: 1, scratch: &scratch) else { return false }
-                fields.append(JSONField(key: key, name: name, kind: kind, value: value))
+                if name == nil {
+                    // Nothing reads the value of a key the tables do not name but its kind (for
+                    // the allowlists' null rule): validate it without copying escapes anywhere.
+                    guard let kind = skipValue(depth: 1) else { return false }
+                    fields.append(JSONField(key: key, name: nil, kind: kind, value: ByteSpan(start: 0, count: 0, inScratch: false)))
+                } else {
+                    guard let (kind, value) = parseValue(depth: 1, scratch: &scratch) else { return false }
+                    fields.append(JSONField(key: key, name: name, kind: kind, value: value))
+                }
                 skipWhitespace()
                 if consume(UInt8(ascii: ",")) { continue }
                 guard consume(UInt8(ascii: "}")) else { return false }
@@ -184,6 +224,27 @@ struct JSONScanner {
         }
     }
 
+    /// Validates the value at `index`, inside a container at `depth`, and returns its kind only.
+    private mutating func skipValue(depth: Int) -> JSONKind? {
+        guard index < bytes.count else { return nil }
+        let start = index
+        switch bytes[index] {
+        case UInt8(ascii: "\""):
+            return skipString() ? .string : nil
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            guard depth < JSONObjectReader.maximumDepth, skipContainer(depth: depth + 1) else { return nil }
+            return bytes[start] == UInt8(ascii: "{") ? .object : .array
+        case UInt8(ascii: "t"):
+            return literal("true", .trueLiteral)?.0
+        case UInt8(ascii: "f"):
+            return literal("false", .falseLiteral)?.0
+        case UInt8(ascii: "n"):
+            return literal("null", .null)?.0
+        default:
+            return skipNumber() ? .number : nil
+        }
+    }
+
     mutating func literal(_ word: StaticString, _ kind: JSONKind) -> (JSONKind, ByteSpan)? {
         let length = word.utf8CodeUnitCount
         guard bytes.count - index >= length else { return nil }
@@ -197,7 +258,6 @@ struct JSONScanner {
 
     /// Validates a nested object or array opening at `index`, which sits at `depth`.
     private mutating func skipContainer(depth: Int) -> Bool {
-        var ignored: [UInt8] = []
         let isObject = bytes[index] == UInt8(ascii: "{")
         let close = isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
         index += 1
@@ -218,7 +278,7 @@ struct JSONScanner {
             case UInt8(ascii: "{"), UInt8(ascii: "["):
                 guard depth < JSONObjectReader.maximumDepth, skipContainer(depth: depth + 1) else { return false }
             default:
-                guard parseValue(depth: depth, scratch: &ignored) != nil else { return false }
+                guard skipValue(depth: depth) != nil else { return false }
             }
             skipWhitespace()
             if consume(UInt8(ascii: ",")) { continue }
@@ -226,9 +286,50 @@ struct JSONScanner {
         }
     }
 
+    /// Validates a string at `index` as `parseString` does (UTF-8, escapes, surrogate pairs,
+    /// no raw control bytes) without unescaping it anywhere.
     private mutating func skipString() -> Bool {
-        var discard: [UInt8] = []
-        return parseString(scratch: &discard) != nil
+        guard consume(UInt8(ascii: "\"")) else { return false }
+        while true {
+            skipPlainStringBytes()
+            guard index < bytes.count else { return false }
+            switch bytes[index] {
+            case UInt8(ascii: "\""):
+                index += 1
+                return true
+            case UInt8(ascii: "\\"):
+                guard skipEscape() else { return false }
+            case 0..<0x20:
+                return false
+            default:
+                guard skipUTF8Sequence() else { return false }
+            }
+        }
+    }
+
+    /// Validates the escape at `index` (which holds the backslash) as `unescape` does.
+    private mutating func skipEscape() -> Bool {
+        guard index + 1 < bytes.count else { return false }
+        let escaped = bytes[index + 1]
+        index += 2
+        switch escaped {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
+             UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+            return true
+        case UInt8(ascii: "u"):
+            guard let unit = hexQuad() else { return false }
+            if (0xD800...0xDBFF).contains(unit) {
+                guard bytes.count - index >= 6, bytes[index] == UInt8(ascii: "\\"),
+                      bytes[index + 1] == UInt8(ascii: "u")
+                else { return false }
+                index += 2
+                guard let low = hexQuad(), (0xDC00...0xDFFF).contains(low) else { return false }
+                return true
+            }
+            return !(0xDC00...0xDFFF).contains(unit)
+        default:
+            return false
+        }
     }
 
     /// Parses a string at `index`; returns its unescaped bytes as a span of the line when it has
@@ -254,15 +355,28 @@ struct JSONScanner {
         }
     }
 
-    /// Skips printable ASCII other than `"` and `\`, eight bytes at a time where it can.
+    /// Skips printable ASCII other than `"` and `\`, sixteen or eight bytes at a time where it can.
     ///
-    /// Each word is tested for a quote, a backslash, a control byte or a byte ≥ 0x80 with the
-    /// classic has-zero-byte trick; the lowest flagged byte is always a real one.
+    /// Sixteen bytes are tested at once as a `SIMD16<UInt8>` with the has-zero-byte trick done
+    /// per lane, so no borrow crosses lanes: bit 7 of a lane ends up set exactly for a quote, a
+    /// backslash, a control byte or a byte ≥ 0x80. Only lane-wise arithmetic is used (SIMD
+    /// comparisons are not lowered to vector compares, wrapping arithmetic is: SSE2 `paddb`,
+    /// `pxor`, `por`, `pand`); the lowest flagged lane is found through the two 64-bit halves.
+    /// The last bytes go through one word the same way, whose lowest flagged byte is always real.
     private mutating func skipPlainStringBytes() {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highBits: UInt64 = 0x8080_8080_8080_8080
         if let base = bytes.baseAddress {
             let raw = UnsafeRawPointer(base)
+            while index + 16 <= bytes.count {
+                let flags = Self.specialStringBytes(raw.loadUnaligned(fromByteOffset: index, as: SIMD16<UInt8>.self))
+                if flags[0] | flags[1] == 0 {
+                    index += 16
+                    continue
+                }
+                index += flags[0] != 0 ? flags[0].trailingZeroBitCount / 8 : 8 + flags[1].trailingZeroBitCount / 8
+                return
+            }
             while index + 8 <= bytes.count {
                 let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
                 let quote = word ^ (ones &* 0x22)
@@ -282,6 +396,19 @@ struct JSONScanner {
             guard byte >= 0x20, byte < 0x80, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") else { return }
             index += 1
         }
+    }
+
+    /// 0x80 in each lane of `bytes` holding `"`, `\`, a control byte or a byte ≥ 0x80, 0 elsewhere,
+    /// as two little-endian words.
+    @inline(__always)
+    private static func specialStringBytes(_ bytes: SIMD16<UInt8>) -> SIMD2<UInt64> {
+        let one = SIMD16<UInt8>(repeating: 1)
+        let allBits = SIMD16<UInt8>(repeating: 0xFF)
+        let quote = bytes ^ SIMD16<UInt8>(repeating: 0x22)
+        let backslash = bytes ^ SIMD16<UInt8>(repeating: 0x5C)
+        let special = ((quote &- one) & (quote ^ allBits)) | ((backslash &- one) & (backslash ^ allBits))
+            | ((bytes &- SIMD16<UInt8>(repeating: 0x20)) & (bytes ^ allBits)) | bytes
+        return unsafeBitCast(special & SIMD16<UInt8>(repeating: 0x80), to: SIMD2<UInt64>.self)
     }
 
     /// The slow path of `parseString`: copies the string into `scratch`, unescaping as it goes.

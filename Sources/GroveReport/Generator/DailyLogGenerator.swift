@@ -8,7 +8,7 @@ enum DailyLogGenerator {
     static func generate(_ options: GeneratorOptions, days: Int, into directory: String) throws -> GeneratorSummary {
         let journeys = MultiDayJourneys(days: days)
         var stream = EventStream(seed: options.seed, lines: options.events, defectShare: options.badLineShare,
-                                 bufferCapacity: LogGenerator.chunkSize + 64 * 1024, journeys: journeys)
+                                 shape: options.shape, bufferCapacity: LogGenerator.chunkSize + 64 * 1024, journeys: journeys)
         var late = LateDeliveries(seed: options.seed)
         var summary = GeneratorSummary(files: [], lines: 0, badLines: 0, ignoredLines: 0)
         var day = 0

@@ -14,17 +14,25 @@ struct EventStream {
     private var funnelsGrove: FunnelsGroveSimulator
     private var grona: GronaSimulator
     private let defectShare: Double
+    private let funnelsGroveShare: Double
+    /// Production-shaped logs only: the SDK metadata added to every Grona line.
+    private var metadata: SDKMetadata?
     /// Lines written since the buffer was last emptied.
     private(set) var buffer: JSONLineBuilder
 
-    /// `journeys` (with `--days`) stretches the clock over those days and lets journeys cross
-    /// midnight.
-    init(seed: UInt64, lines: Int, defectShare: Double, bufferCapacity: Int, journeys: MultiDayJourneys? = nil) {
+    /// `shape` picks friendly or production-shaped lines; `journeys` (with `--days`) stretches the
+    /// clock over those days and lets journeys cross midnight.
+    init(
+        seed: UInt64, lines: Int, defectShare: Double, shape: LogShape = .friendly, bufferCapacity: Int,
+        journeys: MultiDayJourneys? = nil
+    ) {
         rng = SeededRandom(seed: seed)
         clock = SimulatedClock(lines: lines, span: journeys?.span ?? SimulatedClock.span)
         funnelsGrove = FunnelsGroveSimulator(seed: seed, journeys: journeys)
-        grona = GronaSimulator(seed: seed, journeys: journeys)
+        grona = GronaSimulator(seed: seed, newInstallShare: shape.newInstallShare, journeys: journeys)
         self.defectShare = defectShare
+        funnelsGroveShare = shape.funnelsGroveShare
+        metadata = shape == .production ? SDKMetadata(seed: seed) : nil
         buffer = JSONLineBuilder(capacity: bufferCapacity)
     }
 
@@ -43,10 +51,11 @@ struct EventStream {
             case .rejected: kind = .rejected
             case .ignored: kind = .ignored
             }
-        } else if rng.chance(0.5) {
+        } else if rng.chance(funnelsGroveShare) {
             funnelsGrove.emit(at: instant, style: style, into: &buffer, using: &rng)
         } else {
             grona.emit(at: instant, style: style, into: &buffer, using: &rng)
+            metadata?.decorate(&buffer)
         }
         buffer.endLine(crlf: rng.chance(0.001))
         return kind

@@ -21,6 +21,8 @@ struct GronaSimulator {
     }
 
     private let seed: UInt64
+    /// The chance that a decision comes from an install never seen before.
+    private let newInstallShare: Double
     private var installCount: UInt64 = 0
     private var orderCount: UInt64 = 0
     private var installs: EntityMemory<UInt64>
@@ -29,10 +31,12 @@ struct GronaSimulator {
     /// Testers who start previewing late (only with `--days`).
     private var previewStarts: PreviewStartSchedule?
 
-    /// `journeys` (with `--days`) brings installs back over days, lets orders follow exposures
-    /// of days before, and has testers start previewing after they were bucketed.
-    init(seed: UInt64, journeys: MultiDayJourneys? = nil) {
+    /// `newInstallShare` sets how often a line comes from a new install (the log shape's
+    /// cardinality); `journeys` (with `--days`) brings installs back over days, lets orders follow
+    /// exposures of days before, and has testers start previewing after they were bucketed.
+    init(seed: UInt64, newInstallShare: Double = 0.22, journeys: MultiDayJourneys? = nil) {
         self.seed = seed
+        self.newInstallShare = newInstallShare
         let multiDay = journeys != nil
         installs = EntityMemory(capacity: 4096, reaches: multiDay
             ? [MultiDayJourneys.returningInstall, MultiDayJourneys.orderingInstall] : [])
@@ -84,7 +88,7 @@ struct GronaSimulator {
 
     private mutating func emitDecision(at instant: EpochNanoseconds, style: TimestampStyle,
                                        into line: inout JSONLineBuilder, using rng: inout SeededRandom) {
-        let installNumber = chooseInstall(newShare: 0.22, at: instant, reach: MultiDayJourneys.returningInstall,
+        let installNumber = chooseInstall(newShare: newInstallShare, at: instant, reach: MultiDayJourneys.returningInstall,
                                           using: &rng)
         let install = InstallProfile(number: installNumber, seed: seed)
         var record = RecentDecision(install: installNumber, campaign: 0, variant: 0, preview: false)

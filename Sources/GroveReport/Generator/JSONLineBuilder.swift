@@ -31,6 +31,13 @@ struct JSONLineBuilder {
         bytes.append(UInt8(ascii: "}"))
     }
 
+    /// Removes the `}` that closed the last object, so more keys can follow its last one.
+    mutating func reopenObject() {
+        precondition(bytes.last == UInt8(ascii: "}"), "reopenObject() needs a closed object")
+        bytes.removeLast()
+        needsComma = true
+    }
+
     /// Ends the line with `\n`, or with `\r\n` as some exporters do.
     mutating func endLine(crlf: Bool) {
         if crlf {

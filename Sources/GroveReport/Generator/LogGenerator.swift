@@ -14,13 +14,19 @@ public struct GeneratorOptions: Sendable {
     /// With a number of days, one file per simulated day (`files` is then unused) and journeys
     /// that cross midnight; nil keeps the classic few-days sweep over `files` files.
     public var days: Int?
+    /// Friendly (the default, `SampleData/`) or production-shaped lines.
+    public var shape: LogShape
 
-    public init(events: Int, files: Int = 1, seed: UInt64 = 1, badLineShare: Double = 0.002, days: Int? = nil) {
+    public init(
+        events: Int, files: Int = 1, seed: UInt64 = 1, badLineShare: Double = 0.002, days: Int? = nil,
+        shape: LogShape = .friendly
+    ) {
         self.events = events
         self.files = files
         self.seed = seed
         self.badLineShare = badLineShare
         self.days = days
+        self.shape = shape
     }
 }
 
@@ -60,7 +66,7 @@ public enum LogGenerator {
         }
 
         var stream = EventStream(seed: options.seed, lines: options.events,
-                                 defectShare: options.badLineShare, bufferCapacity: chunkSize + 64 * 1024)
+                                 defectShare: options.badLineShare, shape: options.shape, bufferCapacity: chunkSize + 64 * 1024)
         var summary = GeneratorSummary(files: [], lines: 0, badLines: 0, ignoredLines: 0)
         for fileIndex in 0..<options.files {
             let path = (directory as NSString).appendingPathComponent(

@@ -17,14 +17,20 @@ public struct ByteCounts: Sendable, Equatable {
 /// multi-member gzip file is read; zero bytes after the last member are ignored; a corrupt or
 /// truncated stream, a CRC or length mismatch, or other trailing bytes end the input with an
 /// `InputError` naming the compressed offset where zlib detected the fault. Memory stays at two
-/// fixed buffers whatever the input size.
+/// fixed buffers (three with ISA-L) whatever the input size.
+///
+/// With the ISA-L backend, a file is inflated by ISA-L while it is well-formed; at any fault it is
+/// read again with zlib, so faults, offsets and the bytes handed on are zlib's in every case.
+/// Standard input and pipes cannot be read twice and are always inflated with zlib.
 public struct DecompressingReader: Sendable {
     public static let defaultChunkSize = 1 << 20
 
     let chunkSize: Int
+    let backend: InflateBackend
 
-    public init(chunkSize: Int = DecompressingReader.defaultChunkSize) {
+    public init(chunkSize: Int = DecompressingReader.defaultChunkSize, backend: InflateBackend = .zlib) {
         self.chunkSize = chunkSize
+        self.backend = backend
     }
 
     /// Streams `file` into `consume`; returns the byte counts and the fault that ended it early, if any.
@@ -47,7 +53,8 @@ public struct DecompressingReader: Sendable {
         defer { source.release() }
         let fault: (String, Int)?
         if source.fill(minimum: 2), source.available.count >= 2, source.available[0] == 0x1F, source.available[1] == 0x8B {
-            fault = inflateAll(&source, counts: &counts, consume: consume)
+            fault = inflateWithBackend(
+                &source, counts: &counts, rereadable: file.path != nil && Self.isRegularFile(descriptor), consume: consume)
         } else {
             fault = passThrough(&source, counts: &counts, consume: consume)
         }
@@ -55,6 +62,40 @@ public struct DecompressingReader: Sendable {
         // differs between a file, a pipe and a stage, so it must not count (SPEC section 7).
         counts.read = fault?.1 ?? source.totalRead
         return (counts, fault.map { InputError(file: file.displayName, error: $0.0, offset: $0.1) })
+    }
+
+    /// Inflates with the chosen backend; an ISA-L read that falls back starts again with zlib,
+    /// skipping the bytes already handed on.
+    private func inflateWithBackend(
+        _ source: inout ByteSource, counts: inout ByteCounts, rereadable: Bool,
+        consume: (UnsafeBufferPointer<UInt8>) -> Void
+    ) -> (String, Int)? {
+        guard backend == .isal, rereadable, case .success(let library) = ISALLibrary.shared else {
+            return inflateAll(&source, counts: &counts, consume: consume)
+        }
+        switch inflateAllWithISAL(&source, library: library, counts: &counts, consume: consume) {
+        case .finished:
+            return nil
+        case .fallBack(let forwarded):
+            guard source.rewind() else { return (source.readErrorMessage ?? "read error", 0) }
+            counts = ByteCounts()
+            var skip = forwarded
+            return inflateAll(&source, counts: &counts) { chunk in
+                guard skip < chunk.count else {
+                    skip -= chunk.count
+                    return
+                }
+                consume(UnsafeBufferPointer(rebasing: chunk[skip...]))
+                skip = 0
+            }
+        }
+    }
+
+    /// Whether `descriptor` is a regular file, which can be read again from its start (a named
+    /// pipe or a terminal cannot).
+    private static func isRegularFile(_ descriptor: Int32) -> Bool {
+        var status = stat()
+        return fstat(descriptor, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
     }
 
     private func passThrough(
@@ -126,7 +167,7 @@ public struct DecompressingReader: Sendable {
     }
 
     /// Accepts only zero bytes up to the end of the input.
-    private func skipZeroPadding(_ source: inout ByteSource) -> (String, Int)? {
+    func skipZeroPadding(_ source: inout ByteSource) -> (String, Int)? {
         while true {
             if source.available.isEmpty {
                 guard source.fill(minimum: 1) else { return (source.readErrorMessage ?? "read error", source.consumed) }
@@ -194,5 +235,18 @@ struct ByteSource {
 
     func release() {
         buffer.deallocate()
+    }
+
+    /// Starts again from the first byte of a regular file; false (with a message) when it cannot.
+    mutating func rewind() -> Bool {
+        guard lseek(descriptor, 0, SEEK_SET) == 0 else {
+            readErrorMessage = "cannot read again: \(errnoDescription())"
+            return false
+        }
+        start = 0
+        end = 0
+        totalRead = 0
+        readErrorMessage = nil
+        return true
     }
 }

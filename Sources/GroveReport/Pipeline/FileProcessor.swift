@@ -15,12 +15,12 @@ public struct FileProcessor {
 
     public init(
         rejectsRaw: Bool, progress: ProgressCounters? = nil, pipelined: Bool = false,
-        chunkSize: Int = DecompressingReader.defaultChunkSize
+        chunkSize: Int = DecompressingReader.defaultChunkSize, inflate: InflateBackend = .zlib
     ) {
         self.rejectsRaw = rejectsRaw
         self.progress = progress
         self.pipelined = pipelined
-        self.reader = DecompressingReader(chunkSize: chunkSize)
+        self.reader = DecompressingReader(chunkSize: chunkSize, backend: inflate)
     }
 
     /// Adds every line of `file` to `state`, and its rejects to the `rejects` spool, or to

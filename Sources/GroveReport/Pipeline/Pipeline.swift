@@ -45,7 +45,8 @@ public enum Pipeline {
 
         let (files, discoveryErrors) = InputDiscovery.expand(options.inputs)
         var (state, spools, _) = try aggregate(
-            files, jobs: options.jobs, rejectsRaw: options.rejectsRaw, scratch: scratch, progress: progress)
+            files, jobs: options.jobs, rejectsRaw: options.rejectsRaw, scratch: scratch, progress: progress,
+            inflate: options.inflate)
         var discovery = Accounting()
         discovery.files = discoveryErrors.count
         discovery.inputErrors = discoveryErrors
@@ -69,7 +70,8 @@ public enum Pipeline {
     /// , the reject spools in report order (file name byte-wise, then input position) and the
     /// lines read from each file.
     public static func aggregate(
-        _ files: [InputFile], jobs: Int, rejectsRaw: Bool, scratch: String?, progress: ProgressCounters? = nil
+        _ files: [InputFile], jobs: Int, rejectsRaw: Bool, scratch: String?, progress: ProgressCounters? = nil,
+        inflate: InflateBackend = .zlib
     ) throws(OutputError) -> (state: PartialState, spools: [String], linesPerFile: [Int]) {
         let workers = max(1, min(jobs, files.count))
         // With fewer files than threads, each file is inflated and parsed on two threads.
@@ -78,7 +80,8 @@ public enum Pipeline {
         let partials = Mutex<[(PartialState, OutputError?)]>([])
         let linesPerFile = Mutex([Int](repeating: 0, count: files.count))
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
-            var processor = FileProcessor(rejectsRaw: rejectsRaw, progress: progress, pipelined: pipelined)
+            var processor = FileProcessor(
+                rejectsRaw: rejectsRaw, progress: progress, pipelined: pipelined, inflate: inflate)
             var state = PartialState()
             var failure: OutputError?
             while failure == nil {

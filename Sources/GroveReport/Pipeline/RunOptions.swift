@@ -23,6 +23,8 @@ public struct RunOptions: Sendable {
     public var lockWaitSeconds: Double = 0
     /// The CI formats `validate` also reports in.
     public var ciReports = CIReportOptions()
+    /// What inflates gzip input (`--inflate`); the reports are the same either way.
+    public var inflate: InflateBackend = .zlib
 
     public static let defaultInputs = ["SampleData"]
     public static let defaultOutputDirectory = "Reports"

@@ -73,7 +73,7 @@ public enum StatefulRun {
                 }
                 aggregation = try Pipeline.aggregate(
                     batch.map { plan.newFiles[$0] }, jobs: options.jobs, rejectsRaw: options.rejectsRaw,
-                    scratch: batchScratch, progress: progress)
+                    scratch: batchScratch, progress: progress, inflate: options.inflate)
             } catch {
                 throw .output(error)
             }
