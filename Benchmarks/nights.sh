@@ -66,20 +66,10 @@ else
     trap 'rm -rf "$tmp"' EXIT
 fi
 
-as_root() {
-    if [ "$(id -u)" -eq 0 ]; then "$@"
-    elif command -v sudo >/dev/null; then sudo "$@"
-    else die "need root to run: $*"
-    fi
-}
-
 # --- tools -----------------------------------------------------------------------------------
-if [ ! -x /usr/bin/time ]; then
-    log "installing GNU time (apt)"
-    as_root apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq time >/dev/null
-    [ -x /usr/bin/time ] || die "/usr/bin/time is still missing after installing 'time'"
-fi
+# shellcheck source=Benchmarks/tools.sh
+. "$here/tools.sh"
+require_gnu_time
 
 if [ -n "${GROVE_BIN:-}" ]; then
     bin=$GROVE_BIN
