@@ -6,7 +6,9 @@ cd "$(dirname "$0")/.."
 BUILD=.build/fuzz
 mkdir -p "$BUILD"
 SANITIZE=(-sanitize=fuzzer,address -O -g)
-INCLUDES=(-I Sources/CZlib -I Sources/CCrypto -I Sources/CSQLite)
+# Every C module of the package (system libraries and header-only shims), whatever is added later.
+INCLUDES=()
+for module in Sources/C*/; do INCLUDES+=(-I "${module%/}"); done
 # gold's harmless complaint about each AddressSanitizer helper symbol.
 LINKER_NOISE="Cannot export local symbol"
 LIBRARY_SOURCES=$(find Sources/GroveReport -name '*.swift' | sort)
