@@ -71,21 +71,7 @@ fi
 . "$here/tools.sh"
 require_gnu_time
 
-if [ -n "${GROVE_BIN:-}" ]; then
-    bin=$GROVE_BIN
-    [ -x "$bin" ] || die "GROVE_BIN=$bin is not an executable file"
-    log "grove-report: $bin (GROVE_BIN)"
-else
-    build=(swift build -c release)
-    if [ -n "${BENCH_SCRATCH_PATH:-}" ]; then build+=(--scratch-path "$BENCH_SCRATCH_PATH"); fi
-    log "building grove-report (${build[*]})"
-    .ci/install-deps
-    if ! "${build[@]}" >"$tmp/build.log" 2>&1; then
-        tail -n 40 "$tmp/build.log" >&2
-        die "${build[*]} failed"
-    fi
-    bin="$("${build[@]}" --show-bin-path)/grove-report"
-fi
+find_grove_report
 
 # --- data ------------------------------------------------------------------------------------
 data=Benchmarks/data/nights-${nights}x${per_night}-seed${seed}

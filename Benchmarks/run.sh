@@ -104,22 +104,7 @@ if ! "$py" -c "import duckdb, sys; sys.exit(duckdb.__version__ != '$duckdb_wante
 fi
 duckdb_version=$("$py" -c 'import duckdb; print(duckdb.__version__)')
 
-if [ -n "${GROVE_BIN:-}" ]; then
-    bin=$GROVE_BIN
-    [ -x "$bin" ] || die "GROVE_BIN=$bin is not an executable file"
-    log "grove-report: $bin (GROVE_BIN)"
-else
-    build=(swift build -c release)
-    if [ -n "${BENCH_SCRATCH_PATH:-}" ]; then build+=(--scratch-path "$BENCH_SCRATCH_PATH"); fi
-    log "building grove-report (${build[*]})"
-    .ci/install-deps
-    if ! "${build[@]}" >"$tmp/build.log" 2>&1; then
-        tail -n 40 "$tmp/build.log" >&2
-        die "${build[*]} failed"
-    fi
-    bin="$("${build[@]}" --show-bin-path)/grove-report"
-    log "grove-report: $bin"
-fi
+find_grove_report
 
 # --- data ------------------------------------------------------------------------------------
 label_of() { # 10000000 -> 10M, 200000 -> 200k
