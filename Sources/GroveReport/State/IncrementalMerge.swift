@@ -1,5 +1,5 @@
-/// Merges one run's partial state into a state file, reading and rewriting only what the run's
-/// lines touch and what depends on them.
+/// Merges one run's partial state into a state file, reading only the records the run's lines
+/// touch and what depends on them, and appending the run's own records.
 ///
 /// Every report figure is a sum of contributions of *components*: a click with the opens and
 /// binding resolved to it, an open without a click, an install of a campaign, a unit of a
@@ -9,51 +9,112 @@
 /// components fully inside S change as they should, and partial ones are the same unchanged
 /// records on both sides, so they cancel. The join code is the one `run` uses.
 struct IncrementalMerge {
+    /// A record stored in this many rows or more is rewritten as one when a run reads it, so
+    /// keys that every night touches (an active install) stay cheap to read.
+    static let compactionRows = 8
+
     private let store: StateStore
     private let sealing: TextSealing
+    /// The last row stored before this run: the run's own rows are never read back as stored.
+    private let lastStoredRow: Int64
     /// The stored records of S.
     private var before = RecordDecoder()
-    /// Keys read into `before`.
-    private var loaded = Set<[UInt8]>()
-    /// Keys of the records this run's lines change.
-    private var touched: [[UInt8]] = []
+    /// Key hashes whose rows were read into `before`.
+    private var loaded = Set<Int64>()
 
-    init(into store: StateStore) {
+    init(into store: StateStore) throws(StateError) {
         self.store = store
         sealing = TextSealing(salt: store.salt)
+        lastStoredRow = try store.lastRecordID()
     }
 
     /// Merges `fresh` (this run's partial state, not yet joined) into the state; returns the
     /// number of preview or consent-denied events that reached the analysis (the leak check).
-    mutating func merge(_ fresh: PartialState) throws(StateError) -> Int {
-        // This run's records as they will be stored: sealed, keyed like the stored ones.
-        var sealed = RecordDecoder()
-        for (key, value) in StateRecordText.split(RecordEncoder.encode(fresh, sealing: sealing)) {
-            touched.append(key)
-            try StateRecordText.read(key, value, into: &sealed, path: store.path)
-            try load(key)
+    mutating func merge(_ fresh: consuming PartialState) throws(StateError) -> Int {
+        let sealed = try append(RecordEncoder.encode(fresh, sealing: sealing))
+        try link(sealed)
+        try loadClickComponents(also: sealed)
+        try loadUnitComponents(also: sealed)
+        var changes: [PreviewScope: [PartialState]] = [:]
+        for scope in PreviewScope.allCases {
+            changes[scope, default: []].append(Self.aggregates(of: before.state, scope: scope, sign: -1))
         }
-        try loadClickComponents(also: sealed.state)
-        try loadUnitComponents(also: sealed.state)
         var after = before.state
-        after.merge(sealed.state)
+        before = RecordDecoder()
+        after.merge(sealed)
         var leaked = 0
         for scope in PreviewScope.allCases {
-            var joinedBefore = before.state
-            joinedBefore.joinAll(scope: scope)
-            var joinedAfter = after
-            joinedAfter.joinAll(scope: scope)
-            leaked = joinedAfter.grona.totals.leaked
-            try update(scope: scope, adding: joinedAfter, removing: joinedBefore)
+            let (aggregates, scopeLeaked) = Self.joined(after, scope: scope)
+            changes[scope, default: []].append(aggregates)
+            leaked = scopeLeaked
         }
-        try write(after)
+        for (scope, deltas) in changes { try update(scope: scope, with: deltas) }
         return leaked
     }
 
-    /// Reads a stored record into `before`, once.
-    private mutating func load(_ key: [UInt8]) throws(StateError) {
-        guard loaded.insert(key).inserted, let stored = try store.record(key: key) else { return }
-        try StateRecordText.read(key, stored, into: &before, path: store.path)
+    /// Stores this run's records as new rows (the totals merged into theirs), reading first the
+    /// stored rows of each key; returns the run's keyed records as stored (sealed).
+    private mutating func append(_ encoded: [UInt8]) throws(StateError) -> PartialState {
+        var sealed = RecordDecoder()
+        var totals = RecordDecoder()
+        for (key, value) in StateRecordText.split(encoded) {
+            if StateSchema.totalKinds.contains(StateRecordText.kind(of: key)) {
+                try StateRecordText.read(key, value, into: &totals, path: store.path)
+                continue
+            }
+            try StateRecordText.read(key, value, into: &sealed, path: store.path)
+            try load(StateKeyHash.of(key))
+            try store.appendRecordRow(key: key, value: value)
+        }
+        for (key, value) in try store.totals() {
+            try StateRecordText.read(key, value, into: &totals, path: store.path)
+        }
+        try store.replaceTotals(with: StateRecordText.split(RecordEncoder.encode(totals.state)).filter {
+            StateSchema.totalKinds.contains(StateRecordText.kind(of: $0.0))
+        })
+        return sealed.state
+    }
+
+    /// Reads every stored record whose key has `hash` into `before`, once, and rewrites one
+    /// stored in many rows as a single row.
+    private mutating func load(_ hash: Int64) throws(StateError) {
+        guard loaded.insert(hash).inserted else { return }
+        let rows = try store.recordRows(hash: hash, through: lastStoredRow)
+        for row in rows { try StateRecordText.read(row.key, row.value, into: &before, path: store.path) }
+        guard rows.count >= Self.compactionRows else { return }
+        for (key, keyRows) in Dictionary(grouping: rows, by: \.key) where keyRows.count >= Self.compactionRows {
+            var record = RecordDecoder()
+            for row in keyRows { try StateRecordText.read(row.key, row.value, into: &record, path: store.path) }
+            // The rows hold sealed text already: encoding without sealing keeps it as it is.
+            guard let merged = StateRecordText.split(RecordEncoder.encode(record.state)).first(where: { $0.0 == key }) else { continue }
+            for row in keyRows { try store.deleteRecordRow(id: row.id) }
+            try store.appendRecordRow(key: merged.0, value: merged.1)
+        }
+    }
+
+    /// Links this run's opens to the clicks their originals name, and its install records and
+    /// orders to the units they name. A merged record's click or units are those of one of its
+    /// rows, so linking every row's keeps every link a later night needs.
+    private func link(_ fresh: PartialState) throws(StateError) {
+        let symbols = fresh.symbols
+        let opens = fresh.attribution.opens
+        for (openID, open) in zip(opens.keys, opens.records) {
+            guard let clickID = open.original.clickId else { continue }
+            try store.link(StateKeyHash.click(symbols.string(clickID)),
+                           to: StateKeyHash.of(StateRecordText.key("open", symbols.string(openID))))
+        }
+        let installs = fresh.grona.installs
+        for (pair, install) in zip(installs.keys, installs.records) {
+            let record = StateKeyHash.of(StateRecordText.key("inst", symbols.string(pair.first), symbols.string(pair.second)))
+            for decision in install.decisions.values {
+                try store.link(StateKeyHash.unit(Self.unitText(decision.unit, symbols)), to: record)
+            }
+        }
+        let orders = fresh.grona.orders
+        for (orderID, order) in zip(orders.keys, orders.records) {
+            let record = StateKeyHash.of(StateRecordText.key("order", symbols.string(orderID)))
+            for unit in Self.units(of: order, symbols) { try store.link(StateKeyHash.unit(unit), to: record) }
+        }
     }
 
     /// Every click named by a touched click, binding or open (its original as stored or as
@@ -67,9 +128,9 @@ struct IncrementalMerge {
             clickIDs.formUnion(attribution.opens.records.compactMap { $0.original.clickId.map(side.symbols.string) })
         }
         for clickID in clickIDs.sorted() {
-            try load(StateRecordText.key("click", clickID))
-            try load(StateRecordText.key("bind", clickID))
-            for open in try store.openKeys(clickID: clickID) { try load(open) }
+            try load(StateKeyHash.of(StateRecordText.key("click", clickID)))
+            try load(StateKeyHash.of(StateRecordText.key("bind", clickID)))
+            for open in try store.linkedRecords(StateKeyHash.click(clickID)) { try load(open) }
         }
     }
 
@@ -87,53 +148,37 @@ struct IncrementalMerge {
             }
         }
         for unit in units.sorted() {
-            for install in try store.memberKeys(unit: unit, orders: false) { try load(install) }
-            for order in try store.memberKeys(unit: unit, orders: true) { try load(order) }
+            for member in try store.linkedRecords(StateKeyHash.unit(unit)) { try load(member) }
         }
     }
 
-    /// Adds the joined contributions of S after the run and takes back those before it.
-    private func update(scope: PreviewScope, adding joinedAfter: PartialState, removing joinedBefore: PartialState) throws(StateError) {
+    /// The per-campaign results of `state` past the join stages under `scope`, added (`sign`
+    /// 1) or taken back (-1).
+    private static func aggregates(of state: PartialState, scope: PreviewScope, sign: Int) -> PartialState {
+        var joined = state
+        joined.joinAll(scope: scope)
+        return ReportAggregates(joined, sign: sign).state(symbols: joined.symbols)
+    }
+
+    /// The results of S after the run under `scope`, and the events its joins found leaked.
+    private static func joined(_ state: PartialState, scope: PreviewScope) -> (PartialState, leaked: Int) {
+        var joined = state
+        joined.joinAll(scope: scope)
+        return (ReportAggregates(joined, sign: 1).state(symbols: joined.symbols), joined.grona.totals.leaked)
+    }
+
+    /// Adds the changes of one scope's per-campaign results to the stored ones.
+    private func update(scope: PreviewScope, with changes: [PartialState]) throws(StateError) {
         var aggregates = RecordDecoder()
         for (key, value) in try store.aggregates(scope: scope) {
             try StateRecordText.read(key, value, into: &aggregates, path: store.path)
         }
         var total = aggregates.state
-        total.merge(ReportAggregates(joinedAfter, sign: 1).state(symbols: joinedAfter.symbols))
-        total.merge(ReportAggregates(joinedBefore, sign: -1).state(symbols: joinedBefore.symbols))
+        for change in changes { total.merge(change) }
         let kept = ReportAggregates(total, sign: 1).state(symbols: total.symbols)
         try store.replaceAggregates(scope: scope, with: StateRecordText.split(RecordEncoder.encode(kept)).filter {
-            ["attr", "cv", "cstat", "atot"].contains(StateRecordText.kind(of: $0.0))
+            StateSchema.aggregateKinds.contains(StateRecordText.kind(of: $0.0))
         })
-    }
-
-    /// Stores the touched records as merged, and indexes the clicks and units they name.
-    private func write(_ state: PartialState) throws(StateError) {
-        let symbols = state.symbols
-        let touchedKeys = Set(touched)
-        for (key, value) in StateRecordText.split(RecordEncoder.encode(state, sealing: sealing)) where touchedKeys.contains(key) {
-            try store.putRecord(kind: StateRecordText.kind(of: key), key: key, value: value)
-        }
-        let opens = state.attribution.opens
-        for (openID, open) in zip(opens.keys, opens.records) {
-            let key = StateRecordText.key("open", symbols.string(openID))
-            guard touchedKeys.contains(key), let clickID = open.original.clickId else { continue }
-            try store.indexOpen(key: key, clickID: symbols.string(clickID))
-        }
-        let installs = state.grona.installs
-        for (pair, install) in zip(installs.keys, installs.records) {
-            let key = StateRecordText.key("inst", symbols.string(pair.first), symbols.string(pair.second))
-            guard touchedKeys.contains(key) else { continue }
-            for decision in install.decisions.values {
-                try store.indexUnit(Self.unitText(decision.unit, symbols), member: key, order: false)
-            }
-        }
-        let orders = state.grona.orders
-        for (orderID, order) in zip(orders.keys, orders.records) {
-            let key = StateRecordText.key("order", symbols.string(orderID))
-            guard touchedKeys.contains(key) else { continue }
-            for unit in Self.units(of: order, symbols) { try store.indexUnit(unit, member: key, order: true) }
-        }
     }
 
     /// `install:<id>` or `customer:<id>`, the id as stored.

@@ -1,7 +1,15 @@
-/// The tables of a state file (schema version 1), documented in docs/STATE.md. The version is
-/// SQLite's `user_version`; a file of a newer version is refused, an older one migrated.
+/// The tables of a state file (schema version 2), documented in docs/STATE.md. The version is
+/// SQLite's `user_version`; a file of a newer version is refused, an older one migrated
+/// (`StateMigration`).
 enum StateSchema {
-    static let version = 1
+    static let version = 2
+
+    /// Record kinds that are totals over the whole input rather than per key: the state keeps
+    /// one merged row of each in `totals`, outside the records a night loads.
+    static let totalKinds: Set<String> = ["acct", "camp", "gtot"]
+
+    /// Record kinds of the join stages' per-campaign results, kept per preview scope.
+    static let aggregateKinds: Set<String> = ["attr", "cv", "cstat", "atot"]
 
     /// A column of a report history table and how its values are stored.
     struct HistoryColumn {
@@ -37,7 +45,19 @@ enum StateSchema {
             + "PRIMARY KEY (run_id, \(key.joined(separator: ", "))));"
     }
 
-    /// Version 1, created in one transaction.
+    /// The per-key records, their links and the totals, as version 2 has them.
+    ///
+    /// Records are appended (a night's rows land together at the end of the table) and merged on
+    /// reading, so a night writes new pages, not the old ones of every key it touches; only the
+    /// small `records_by_hash` and `links` trees take writes at random places.
+    static let recordTables = """
+        CREATE TABLE records (id INTEGER PRIMARY KEY, hash INTEGER NOT NULL, kind TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL);
+        CREATE INDEX records_by_hash ON records(hash);
+        CREATE TABLE links (hash INTEGER NOT NULL, record_hash INTEGER NOT NULL, PRIMARY KEY (hash, record_hash)) WITHOUT ROWID;
+        CREATE TABLE totals (kind TEXT NOT NULL, key TEXT NOT NULL PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+        """
+
+    /// The current version, created in one transaction.
     static var creation: String {
         """
         CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -48,11 +68,7 @@ enum StateSchema {
             run_id INTEGER NOT NULL REFERENCES runs(id), name TEXT, sha256 TEXT NOT NULL UNIQUE,
             size INTEGER NOT NULL, lines INTEGER NOT NULL);
         CREATE INDEX inputs_by_name ON inputs(name);
-        CREATE TABLE records (kind TEXT NOT NULL, key TEXT NOT NULL PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
-        CREATE TABLE open_clicks (open_key TEXT PRIMARY KEY, click_id TEXT NOT NULL) WITHOUT ROWID;
-        CREATE INDEX open_clicks_by_click ON open_clicks(click_id);
-        CREATE TABLE unit_installs (unit TEXT NOT NULL, install_key TEXT NOT NULL, PRIMARY KEY (unit, install_key)) WITHOUT ROWID;
-        CREATE TABLE unit_orders (unit TEXT NOT NULL, order_key TEXT NOT NULL, PRIMARY KEY (unit, order_key)) WITHOUT ROWID;
+        \(recordTables)
         CREATE TABLE aggregates (
             scope TEXT NOT NULL, kind TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL,
             PRIMARY KEY (scope, key)) WITHOUT ROWID;

@@ -31,7 +31,7 @@ final class StateStore {
             try connection.execute("PRAGMA journal_mode = WAL")
             // A night reads and rewrites scattered keys: a large page cache keeps SQLite from
             // spilling pages to the WAL and reading them back within the transaction.
-            try connection.execute("PRAGMA cache_size = -65536")
+            try connection.execute("PRAGMA cache_size = -16384")
             try connection.execute("PRAGMA temp_store = MEMORY")
             try connection.execute("BEGIN IMMEDIATE")
         }
@@ -53,7 +53,7 @@ final class StateStore {
         }
     }
 
-    /// Creates the schema in a new file, refuses a newer one, and reads the salt.
+    /// Creates the schema in a new file, migrates an older one, refuses a newer one, and reads the salt.
     private func migrate() throws(StateError) {
         let version = try mapping { () throws(SQLiteError) in try connection.integer("PRAGMA user_version") }
         if version > StateSchema.version { throw .newerSchema(path: path, version: Int(version)) }
@@ -65,6 +65,8 @@ final class StateStore {
                 try connection.prepare("INSERT INTO meta (name, value) VALUES ('email_salt', ?)")
                     .run([.text(HexText.encode(SHA256Digest.randomBytes(32)))])
             }
+        } else if version == 1 {
+            try mapping { () throws(SQLiteError) in try StateMigration.fromVersion1(connection) }
         }
         let saltHex = try mapping { () throws(SQLiteError) -> String in
             let statement = try connection.prepare("SELECT value FROM meta WHERE name = 'email_salt'")
@@ -146,49 +148,57 @@ final class StateStore {
         return prepared
     }
 
-    /// The stored value of one record, nil when the state has none under `key`.
-    func record(key: [UInt8]) throws(StateError) -> [UInt8]? {
-        try mapping { () throws(SQLiteError) -> [UInt8]? in
-            let select = try statement("SELECT value FROM records WHERE key = ?").bind([.bytes(key)])
-            return try select.step() ? select.bytes(0) : nil
+    /// The id of the last record row stored: a run reads rows up to it, never its own.
+    func lastRecordID() throws(StateError) -> Int64 {
+        try mapping { () throws(SQLiteError) in try connection.integer("SELECT coalesce(max(id), 0) FROM records") }
+    }
+
+    /// One stored row of a record: a record is the merge of all the rows under its key.
+    struct RecordRow {
+        var id: Int64
+        var key: [UInt8]
+        var value: [UInt8]
+    }
+
+    /// The rows of every record whose key has `hash`, up to row `last`.
+    func recordRows(hash: Int64, through last: Int64) throws(StateError) -> [RecordRow] {
+        try rows("SELECT id, key, value FROM records WHERE hash = ? AND id <= ?", [.integer(hash), .integer(last)]) {
+            RecordRow(id: $0.integer(0), key: $0.bytes(1), value: $0.bytes(2))
         }
     }
 
-    func putRecord(kind: String, key: [UInt8], value: [UInt8]) throws(StateError) {
-        try run("INSERT INTO records (kind, key, value) VALUES (?, ?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                [.text(kind), .bytes(key), .bytes(value)])
+    /// Adds a row to a record (its key's first row creates it).
+    func appendRecordRow(key: [UInt8], value: [UInt8]) throws(StateError) {
+        try run("INSERT INTO records (hash, kind, key, value) VALUES (?, ?, ?, ?)",
+                [.integer(StateKeyHash.of(key)), .text(StateRecordText.kind(of: key)), .bytes(key), .bytes(value)])
     }
 
-    /// Every stored record of one kind (`acct`, `camp`…), as (KEY, VALUE) texts. Keys start
-    /// with `["kind"`, so they form one range of the primary key.
-    func records(kind: String) throws(StateError) -> [([UInt8], [UInt8])] {
-        try rows("SELECT key, value FROM records WHERE key >= ? AND key < ?",
-                 [.text("[\"\(kind)\""), .text("[\"\(kind)#")]) { ($0.bytes(0), $0.bytes(1)) }
+    func deleteRecordRow(id: Int64) throws(StateError) {
+        try run("DELETE FROM records WHERE id = ?", [.integer(id)])
     }
 
-    /// Records which click an open's original names.
-    func indexOpen(key: [UInt8], clickID: ByteString) throws(StateError) {
-        try run("INSERT INTO open_clicks (open_key, click_id) VALUES (?, ?) "
-                + "ON CONFLICT(open_key) DO UPDATE SET click_id = excluded.click_id WHERE click_id != excluded.click_id",
-                [.bytes(key), .bytes(clickID.bytes)])
+    /// Records that the record under `recordHash` belongs to what `link` names (a click, a unit).
+    /// Links only grow: a stale one makes a night read one more unchanged record.
+    func link(_ link: Int64, to recordHash: Int64) throws(StateError) {
+        try run("INSERT OR IGNORE INTO links (hash, record_hash) VALUES (?, ?)", [.integer(link), .integer(recordHash)])
     }
 
-    /// The keys of the opens whose original names `clickID`.
-    func openKeys(clickID: ByteString) throws(StateError) -> [[UInt8]] {
-        try rows("SELECT open_key FROM open_clicks WHERE click_id = ?", [.bytes(clickID.bytes)]) { $0.bytes(0) }
+    /// The key hashes of the records linked to `link`.
+    func linkedRecords(_ link: Int64) throws(StateError) -> [Int64] {
+        try rows("SELECT record_hash FROM links WHERE hash = ?", [.integer(link)]) { $0.integer(0) }
     }
 
-    /// Records that an install record (or an order) names `unit`. Records only gain units as
-    /// they merge, and a stale entry only makes a run read one more unchanged record.
-    func indexUnit(_ unit: ByteString, member key: [UInt8], order: Bool) throws(StateError) {
-        let table = order ? "unit_orders (unit, order_key)" : "unit_installs (unit, install_key)"
-        try run("INSERT OR IGNORE INTO \(table) VALUES (?, ?)", [.bytes(unit.bytes), .bytes(key)])
+    /// The merged records of the totals kinds (`StateSchema.totalKinds`), as (KEY, VALUE) texts.
+    func totals() throws(StateError) -> [([UInt8], [UInt8])] {
+        try rows("SELECT key, value FROM totals", []) { ($0.bytes(0), $0.bytes(1)) }
     }
 
-    /// The keys of the install records (or orders) that name `unit`.
-    func memberKeys(unit: ByteString, orders: Bool) throws(StateError) -> [[UInt8]] {
-        let sql = orders ? "SELECT order_key FROM unit_orders WHERE unit = ?" : "SELECT install_key FROM unit_installs WHERE unit = ?"
-        return try rows(sql, [.bytes(unit.bytes)]) { $0.bytes(0) }
+    func replaceTotals(with records: [([UInt8], [UInt8])]) throws(StateError) {
+        try run("DELETE FROM totals", [])
+        for (key, value) in records {
+            try run("INSERT INTO totals (kind, key, value) VALUES (?, ?, ?)",
+                    [.text(StateRecordText.kind(of: key)), .bytes(key), .bytes(value)])
+        }
     }
 
     /// The join stages' per-campaign results under one preview scope, as (KEY, VALUE) texts.
@@ -208,7 +218,7 @@ final class StateStore {
     /// totals, and the join stages' results under `scope`.
     func reportState(scope: PreviewScope) throws(StateError) -> PartialState {
         var decoder = RecordDecoder()
-        let stored = try records(kind: "acct") + records(kind: "camp") + records(kind: "gtot") + aggregates(scope: scope)
+        let stored = try totals() + aggregates(scope: scope)
         for (key, value) in stored {
             try StateRecordText.read(key, value, into: &decoder, path: path)
         }

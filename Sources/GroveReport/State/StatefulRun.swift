@@ -65,7 +65,7 @@ public enum StatefulRun {
         // batch is read (to report every input error and reject), but once one is unsound the
         // rest are not merged, and the transaction is dropped.
         for (number, batch) in plan.batches(maxBytes: options.stateBatchBytes).enumerated() {
-            let aggregation: (state: PartialState, spools: [String], linesPerFile: [Int])
+            var aggregation: (state: PartialState, spools: [String], linesPerFile: [Int])
             do throws(OutputError) {
                 let batchScratch = scratch + "/batch-\(number)"
                 guard mkdir(batchScratch, 0o700) == 0 else {
@@ -82,8 +82,9 @@ public enum StatefulRun {
             for (position, lines) in zip(batch, aggregation.linesPerFile) { linesPerFile[position] = lines }
             guard accounting.inputErrors.isEmpty else { continue }
             do throws(StateError) {
-                var merge = IncrementalMerge(into: store)
-                leaked += try merge.merge(aggregation.state)
+                var merge = try IncrementalMerge(into: store)
+                // Handed over, not copied: the merge releases this run's records as it stores them.
+                leaked += try merge.merge(take(&aggregation.state, PartialState()))
             } catch {
                 throw .state(error)
             }

@@ -1,0 +1,56 @@
+import Foundation
+import Testing
+@testable import GroveReport
+
+/// How the state stores records (schema version 2, docs/STATE.md): rows appended and merged on
+/// reading, compacted once a key has many, and a version 1 state migrated in place.
+@Suite(.serialized)
+struct StateLayoutTests {
+    /// The most rows any record key has in the state.
+    static func mostRowsOfOneKey(_ state: String) throws -> Int {
+        let output = try commandOutput(["sqlite3", state, "SELECT coalesce(max(n), 0) FROM (SELECT count(*) AS n FROM records GROUP BY key)"])
+        return try #require(Int(String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)))
+    }
+
+    @Test func keysTouchedEveryNightAreCompactedAndStillAddUp() throws {
+        let directory = try temporaryDirectory()
+        // Shuffled shares of few events: the same installs and clicks come back night after night.
+        let nights = IncrementalMerge.compactionRows + 4
+        let files = try StateTests.splitLogs(into: directory, files: nights, seed: 21, events: 1500)
+        let single = try execute(["run", "--out", directory + "/single", "--max-reject-rate", "1"] + files)
+        #expect(single.status == 0, "\(single.stderr)")
+        let state = directory + "/state.db"
+        for (night, file) in files.enumerated() {
+            let result = try execute(["run", "--state", state, "--out", directory + "/night-\(night)", "--max-reject-rate", "1", file])
+            #expect(result.status == 0, "night \(night): \(result.stderr)")
+            // Rows accumulate until a read rewrites them as one.
+            if night == IncrementalMerge.compactionRows - 2 { #expect(try Self.mostRowsOfOneKey(state) == night + 1) }
+        }
+        // Without compaction one key would have a row a night; with it, at most one more than it keeps.
+        #expect(try Self.mostRowsOfOneKey(state) <= IncrementalMerge.compactionRows)
+        #expect(try StateTests.comparable(directory + "/night-\(nights - 1)") == StateTests.comparable(directory + "/single"))
+    }
+
+    /// `Tests/Fixtures/state-v1`: three days of `generate --days 3 --events 3000 --seed 5`, the
+    /// first two ingested into `state.sqlite` by the release that wrote schema version 1.
+    @Test func aVersion1StateIsMigratedAndGoesOnAddingUp() throws {
+        let fixture = packageRoot + "/Tests/Fixtures/state-v1"
+        let directory = try temporaryDirectory()
+        let state = directory + "/state.sqlite"
+        try writeFile(state, try readFile(fixture + "/state.sqlite"))
+        let days = ["2026-03-02", "2026-03-03", "2026-03-04"].map { fixture + "/events-\($0).ndjson.gz" }
+        let single = try execute(["run", "--out", directory + "/single", "--max-reject-rate", "1"] + days)
+        #expect(single.status == 0, "\(single.stderr)")
+
+        let night = try execute(["run", "--state", state, "--out", directory + "/night", "--max-reject-rate", "1"] + days)
+        #expect(night.status == 0, "\(night.stderr)")
+        #expect(try StateTests.comparable(directory + "/night") == StateTests.comparable(directory + "/single"))
+        let summary = try JSONSerialization.jsonObject(with: Data(try readFile(directory + "/night/summary.json"))) as? [String: Any]
+        let inputs = try #require((summary?["run"] as? [String: Any])?["inputs"] as? [[String: Any]])
+        #expect(inputs.map { $0["status"] as? String } == ["skipped", "skipped", "ingested"])
+        let version = try commandOutput(["sqlite3", state, "PRAGMA user_version"])
+        #expect(String(decoding: version, as: UTF8.self) == "\(StateSchema.version)\n")
+        let tables = try commandOutput(["sqlite3", state, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"])
+        #expect(!String(decoding: tables, as: UTF8.self).contains("open_clicks"))
+    }
+}
