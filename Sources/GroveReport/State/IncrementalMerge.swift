@@ -31,17 +31,31 @@ struct IncrementalMerge {
     /// Merges `fresh` (this run's partial state, not yet joined) into the state; returns the
     /// number of preview or consent-denied events that reached the analysis (the leak check).
     mutating func merge(_ fresh: consuming PartialState) throws(StateError) -> Int {
-        let sealed = try append(RecordEncoder.encode(fresh, sealing: sealing))
-        try link(sealed)
-        try loadClickComponents(also: sealed)
-        try loadUnitComponents(also: sealed)
+        var rows: [(key: [UInt8], value: [UInt8])] = []
+        var sealed = RecordDecoder()
+        var totals = RecordDecoder()
+        for (key, value) in StateRecordText.split(RecordEncoder.encode(fresh, sealing: sealing)) {
+            if StateSchema.totalKinds.contains(StateRecordText.kind(of: key)) {
+                try StateRecordText.read(key, value, into: &totals, path: store.path)
+            } else {
+                try StateRecordText.read(key, value, into: &sealed, path: store.path)
+                rows.append((key, value))
+            }
+        }
+        // Every lookup of a phase is one sorted batch: SQLite then reads each page once.
+        try load(rows.map { StateKeyHash.of($0.key) })
+        try loadClickComponents(also: sealed.state)
+        try loadUnitComponents(also: sealed.state)
+        try store.appendRecordRows(rows)
+        try store.addLinks(Self.links(of: sealed.state))
+        try mergeTotals(totals)
         var changes: [PreviewScope: [PartialState]] = [:]
         for scope in PreviewScope.allCases {
             changes[scope, default: []].append(Self.aggregates(of: before.state, scope: scope, sign: -1))
         }
         var after = before.state
         before = RecordDecoder()
-        after.merge(sealed)
+        after.merge(sealed.state)
         var leaked = 0
         for scope in PreviewScope.allCases {
             let (aggregates, scopeLeaked) = Self.joined(after, scope: scope)
@@ -52,69 +66,58 @@ struct IncrementalMerge {
         return leaked
     }
 
-    /// Stores this run's records as new rows (the totals merged into theirs), reading first the
-    /// stored rows of each key; returns the run's keyed records as stored (sealed).
-    private mutating func append(_ encoded: [UInt8]) throws(StateError) -> PartialState {
-        var sealed = RecordDecoder()
-        var totals = RecordDecoder()
-        for (key, value) in StateRecordText.split(encoded) {
-            if StateSchema.totalKinds.contains(StateRecordText.kind(of: key)) {
-                try StateRecordText.read(key, value, into: &totals, path: store.path)
-                continue
-            }
-            try StateRecordText.read(key, value, into: &sealed, path: store.path)
-            try load(StateKeyHash.of(key))
-            try store.appendRecordRow(key: key, value: value)
-        }
+    /// Adds this run's totals records to the stored ones.
+    private func mergeTotals(_ fresh: RecordDecoder) throws(StateError) {
+        var totals = fresh
         for (key, value) in try store.totals() {
             try StateRecordText.read(key, value, into: &totals, path: store.path)
         }
         try store.replaceTotals(with: StateRecordText.split(RecordEncoder.encode(totals.state)).filter {
             StateSchema.totalKinds.contains(StateRecordText.kind(of: $0.0))
         })
-        return sealed.state
     }
 
-    /// Reads every stored record whose key has `hash` into `before`, once, and rewrites one
-    /// stored in many rows as a single row.
-    private mutating func load(_ hash: Int64) throws(StateError) {
-        guard loaded.insert(hash).inserted else { return }
-        let rows = try store.recordRows(hash: hash, through: lastStoredRow)
+    /// Reads the stored records whose keys have these hashes into `before` (each hash once), and
+    /// rewrites a record stored in many rows as a single row.
+    private mutating func load(_ hashes: [Int64]) throws(StateError) {
+        let rows = try store.recordRows(hashes: hashes.filter { loaded.insert($0).inserted }, through: lastStoredRow)
         for row in rows { try StateRecordText.read(row.key, row.value, into: &before, path: store.path) }
-        guard rows.count >= Self.compactionRows else { return }
         for (key, keyRows) in Dictionary(grouping: rows, by: \.key) where keyRows.count >= Self.compactionRows {
             var record = RecordDecoder()
             for row in keyRows { try StateRecordText.read(row.key, row.value, into: &record, path: store.path) }
             // The rows hold sealed text already: encoding without sealing keeps it as it is.
             guard let merged = StateRecordText.split(RecordEncoder.encode(record.state)).first(where: { $0.0 == key }) else { continue }
             for row in keyRows { try store.deleteRecordRow(id: row.id) }
-            try store.appendRecordRow(key: merged.0, value: merged.1)
+            try store.appendRecordRows([merged])
         }
     }
 
-    /// Links this run's opens to the clicks their originals name, and its install records and
+    /// This run's opens linked to the clicks their originals name, and its install records and
     /// orders to the units they name. A merged record's click or units are those of one of its
     /// rows, so linking every row's keeps every link a later night needs.
-    private func link(_ fresh: PartialState) throws(StateError) {
+    private static func links(of fresh: PartialState) -> Set<StateKeyHash.Link> {
         let symbols = fresh.symbols
+        var links = Set<StateKeyHash.Link>()
         let opens = fresh.attribution.opens
         for (openID, open) in zip(opens.keys, opens.records) {
             guard let clickID = open.original.clickId else { continue }
-            try store.link(StateKeyHash.click(symbols.string(clickID)),
-                           to: StateKeyHash.of(StateRecordText.key("open", symbols.string(openID))))
+            links.insert(StateKeyHash.Link(
+                name: StateKeyHash.click(symbols.string(clickID)),
+                record: StateKeyHash.of(StateRecordText.key("open", symbols.string(openID)))))
         }
         let installs = fresh.grona.installs
         for (pair, install) in zip(installs.keys, installs.records) {
             let record = StateKeyHash.of(StateRecordText.key("inst", symbols.string(pair.first), symbols.string(pair.second)))
             for decision in install.decisions.values {
-                try store.link(StateKeyHash.unit(Self.unitText(decision.unit, symbols)), to: record)
+                links.insert(StateKeyHash.Link(name: StateKeyHash.unit(unitText(decision.unit, symbols)), record: record))
             }
         }
         let orders = fresh.grona.orders
         for (orderID, order) in zip(orders.keys, orders.records) {
             let record = StateKeyHash.of(StateRecordText.key("order", symbols.string(orderID)))
-            for unit in Self.units(of: order, symbols) { try store.link(StateKeyHash.unit(unit), to: record) }
+            for unit in units(of: order, symbols) { links.insert(StateKeyHash.Link(name: StateKeyHash.unit(unit), record: record)) }
         }
+        return links
     }
 
     /// Every click named by a touched click, binding or open (its original as stored or as
@@ -127,11 +130,8 @@ struct IncrementalMerge {
             clickIDs.formUnion(attribution.bindings.keys.map(side.symbols.string))
             clickIDs.formUnion(attribution.opens.records.compactMap { $0.original.clickId.map(side.symbols.string) })
         }
-        for clickID in clickIDs.sorted() {
-            try load(StateKeyHash.of(StateRecordText.key("click", clickID)))
-            try load(StateKeyHash.of(StateRecordText.key("bind", clickID)))
-            for open in try store.linkedRecords(StateKeyHash.click(clickID)) { try load(open) }
-        }
+        let records = clickIDs.flatMap { [StateKeyHash.of(StateRecordText.key("click", $0)), StateKeyHash.of(StateRecordText.key("bind", $0))] }
+        try load(records + store.linkedRecords(clickIDs.map(StateKeyHash.click)))
     }
 
     /// Every unit named by a touched install record or order (as stored or as this run has
@@ -147,9 +147,7 @@ struct IncrementalMerge {
                 units.formUnion(Self.units(of: order, side.symbols))
             }
         }
-        for unit in units.sorted() {
-            for member in try store.linkedRecords(StateKeyHash.unit(unit)) { try load(member) }
-        }
+        try load(store.linkedRecords(units.map(StateKeyHash.unit)))
     }
 
     /// The per-campaign results of `state` past the join stages under `scope`, added (`sign`

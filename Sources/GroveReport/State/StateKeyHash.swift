@@ -23,4 +23,12 @@ enum StateKeyHash {
     static func unit(_ unit: ByteString) -> Int64 {
         of([UInt8]("unit\u{0}".utf8) + unit.bytes)
     }
+
+    /// A record (by its key's hash) that belongs to what a link names (by its hash).
+    struct Link: Hashable, Comparable {
+        var name: Int64
+        var record: Int64
+
+        static func < (lhs: Link, rhs: Link) -> Bool { (lhs.name, lhs.record) < (rhs.name, rhs.record) }
+    }
 }

@@ -160,32 +160,48 @@ final class StateStore {
         var value: [UInt8]
     }
 
-    /// The rows of every record whose key has `hash`, up to row `last`.
-    func recordRows(hash: Int64, through last: Int64) throws(StateError) -> [RecordRow] {
-        try rows("SELECT id, key, value FROM records WHERE hash = ? AND id <= ?", [.integer(hash), .integer(last)]) {
-            RecordRow(id: $0.integer(0), key: $0.bytes(1), value: $0.bytes(2))
-        }
+    /// The rows of every record whose key has one of `hashes`, up to row `last`, in hash order.
+    /// The hashes go through a temporary table, so the index is read in order, page by page.
+    func recordRows(hashes: [Int64], through last: Int64) throws(StateError) -> [RecordRow] {
+        try want(hashes)
+        return try rows(
+            "SELECT r.id, r.key, r.value FROM temp.wanted w CROSS JOIN records r ON r.hash = w.hash WHERE r.id <= ?",
+            [.integer(last)]
+        ) { RecordRow(id: $0.integer(0), key: $0.bytes(1), value: $0.bytes(2)) }
     }
 
-    /// Adds a row to a record (its key's first row creates it).
-    func appendRecordRow(key: [UInt8], value: [UInt8]) throws(StateError) {
-        try run("INSERT INTO records (hash, kind, key, value) VALUES (?, ?, ?, ?)",
-                [.integer(StateKeyHash.of(key)), .text(StateRecordText.kind(of: key)), .bytes(key), .bytes(value)])
+    /// Adds rows to records (a key's first row creates it), in hash order so that the index
+    /// takes them page by page.
+    func appendRecordRows(_ rows: [(key: [UInt8], value: [UInt8])]) throws(StateError) {
+        for (hash, row) in rows.map({ (StateKeyHash.of($0.key), $0) }).sorted(by: { $0.0 < $1.0 }) {
+            try run("INSERT INTO records (hash, kind, key, value) VALUES (?, ?, ?, ?)",
+                    [.integer(hash), .text(StateRecordText.kind(of: row.key)), .bytes(row.key), .bytes(row.value)])
+        }
     }
 
     func deleteRecordRow(id: Int64) throws(StateError) {
         try run("DELETE FROM records WHERE id = ?", [.integer(id)])
     }
 
-    /// Records that the record under `recordHash` belongs to what `link` names (a click, a unit).
-    /// Links only grow: a stale one makes a night read one more unchanged record.
-    func link(_ link: Int64, to recordHash: Int64) throws(StateError) {
-        try run("INSERT OR IGNORE INTO links (hash, record_hash) VALUES (?, ?)", [.integer(link), .integer(recordHash)])
+    /// Records that records belong to what links name (a click, a unit): (link, record hash)
+    /// pairs. Links only grow: a stale one makes a night read one more unchanged record.
+    func addLinks(_ links: Set<StateKeyHash.Link>) throws(StateError) {
+        for link in links.sorted() {
+            try run("INSERT OR IGNORE INTO links (hash, record_hash) VALUES (?, ?)", [.integer(link.name), .integer(link.record)])
+        }
     }
 
-    /// The key hashes of the records linked to `link`.
-    func linkedRecords(_ link: Int64) throws(StateError) -> [Int64] {
-        try rows("SELECT record_hash FROM links WHERE hash = ?", [.integer(link)]) { $0.integer(0) }
+    /// The key hashes of the records linked to any of `links`.
+    func linkedRecords(_ links: [Int64]) throws(StateError) -> [Int64] {
+        try want(links)
+        return try rows("SELECT l.record_hash FROM temp.wanted w CROSS JOIN links l ON l.hash = w.hash", []) { $0.integer(0) }
+    }
+
+    /// Fills the temporary table of hashes to look up, sorted.
+    private func want(_ hashes: [Int64]) throws(StateError) {
+        try run("CREATE TEMP TABLE IF NOT EXISTS wanted (hash INTEGER PRIMARY KEY)", [])
+        try run("DELETE FROM temp.wanted", [])
+        for hash in Set(hashes).sorted() { try run("INSERT INTO temp.wanted (hash) VALUES (?)", [.integer(hash)]) }
     }
 
     /// The merged records of the totals kinds (`StateSchema.totalKinds`), as (KEY, VALUE) texts.
