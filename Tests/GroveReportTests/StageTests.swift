@@ -70,10 +70,10 @@ struct StageTests {
 
     @Test func aMalformedRecordNamesItsLine() {
         var decoder = RecordDecoder()
-        #expect(throws: RecordError.self) { try decoder.read(ArraySlice(Array("[\"acct\"]\t{\"v\":1}".utf8))) }
+        #expect(throws: RecordError.self) { try decoder.read(ArraySlice(Array("[\"accounting\"]\t{\"v\":1}".utf8))) }
         var versioned = RecordDecoder()
         do {
-            try versioned.read(ArraySlice(Array("[\"atot\"]\t{\"v\":1,\"counts\":[0,0,0,0]}".utf8)))
+            try versioned.read(ArraySlice(Array("[\"attribution_totals\"]\t{\"v\":1,\"counts\":[0,0,0,0]}".utf8)))
             Issue.record("a record of another format version must be refused")
         } catch {
             #expect(error.description.contains("format version"))

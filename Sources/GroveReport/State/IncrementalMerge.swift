@@ -107,7 +107,7 @@ struct IncrementalMerge {
         }
         let installs = fresh.grona.installs
         for (pair, install) in zip(installs.keys, installs.records) {
-            let record = StateKeyHash.of(StateRecordText.key("inst", symbols.string(pair.first), symbols.string(pair.second)))
+            let record = StateKeyHash.of(StateRecordText.key("install", symbols.string(pair.first), symbols.string(pair.second)))
             for decision in install.decisions.values {
                 links.insert(StateKeyHash.Link(name: StateKeyHash.unit(unitText(decision.unit, symbols)), record: record))
             }
@@ -130,7 +130,7 @@ struct IncrementalMerge {
             clickIDs.formUnion(attribution.bindings.keys.map(side.symbols.string))
             clickIDs.formUnion(attribution.opens.records.compactMap { $0.original.clickId.map(side.symbols.string) })
         }
-        let records = clickIDs.flatMap { [StateKeyHash.of(StateRecordText.key("click", $0)), StateKeyHash.of(StateRecordText.key("bind", $0))] }
+        let records = clickIDs.flatMap { [StateKeyHash.of(StateRecordText.key("click", $0)), StateKeyHash.of(StateRecordText.key("binding", $0))] }
         try load(records + store.linkedRecords(clickIDs.map(StateKeyHash.click)))
     }
 

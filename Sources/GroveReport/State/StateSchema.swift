@@ -6,10 +6,10 @@ enum StateSchema {
 
     /// Record kinds that are totals over the whole input rather than per key: the state keeps
     /// one merged row of each in `totals`, outside the records a night loads.
-    static let totalKinds: Set<String> = ["acct", "camp", "gtot"]
+    static let totalKinds: Set<String> = ["accounting", "campaign_counters", "audit_totals"]
 
     /// Record kinds of the join stages' per-campaign results, kept per preview scope.
-    static let aggregateKinds: Set<String> = ["attr", "cv", "cstat", "atot"]
+    static let aggregateKinds: Set<String> = ["campaign_attribution", "variant_counts", "campaign_stats", "attribution_totals"]
 
     /// A column of a report history table and how its values are stored.
     struct HistoryColumn {
