@@ -20,7 +20,7 @@ ATTRIBUTION_CHECKED = ["clicks", "store_clicks", "app_clicks", "opens", "attribu
 ATTRIBUTION_EXTRA = ["open_retries", "open_conflicts", "bind_retries", "bind_conflicts"]
 EXPOSURE_CHECKED = ["units", "impressions", "orders", "revenue_minor", "converted_units"]
 
-# SPEC section 7: text starting with = + - @ tab or CR that is not a number gets a leading '.
+# docs/OUTPUTS.md, Formats: text starting with = + - @ tab or CR that is not a number gets a leading '.
 NUMBER = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
 GUARDED_START = ("=", "+", "-", "@", "\t", "\r")
 

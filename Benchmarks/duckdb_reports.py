@@ -6,9 +6,9 @@ Usage: duckdb_reports.py --out DIR [--threads N] [--memory-limit 8GB] FILE...
 Reads the gzipped NDJSON files named on the command line with DuckDB and writes, in DIR:
 
 * ``duckdb_attribution.csv`` — per campaign: clicks, store_clicks, app_clicks, opens,
-  open_retries, open_conflicts, attributed, bind_retries, bind_conflicts (SPEC section 3);
+  open_retries, open_conflicts, attributed, bind_retries, bind_conflicts (docs/ATTRIBUTION.md);
 * ``duckdb_exposure.csv`` — per (campaign, variant) with units > 0: units, converted_units,
-  orders, revenue_minor, impressions (SPEC section 4, ``--preview-scope unit``, no config);
+  orders, revenue_minor, impressions (docs/EXPOSURE.md, ``--preview-scope unit``, no config);
 * ``duckdb_accepted.json`` — lines read and accepted lines per event type, to explain any
   disagreement with grove-report's ``summary.json``.
 
@@ -22,13 +22,13 @@ Each file is read as raw lines (``read_csv`` with one VARCHAR column, no quoting
 delimiter byte that valid JSON never contains raw), so every line can be validated one by one
 instead of letting a JSON reader drop or repair it. Each line is then parsed with DuckDB's JSON
 functions (yyjson): ``json_valid``, ``json_keys`` (duplicate keys, allowlists), and one
-``json_extract`` plus one ``json_extract_string`` of all 28 fields the specification names;
+``json_extract`` plus one ``json_extract_string`` of all 28 fields docs/EVENTS.md names;
 field types are judged on the serialized value (a string starts with ``"``, a bool is
 ``true``/``false``, an int is digits only). The accepted events go to a temporary table, and the
 two reports are two queries over it.
 
-SPEC validation rules replicated
---------------------------------
+Validation rules (docs/EVENTS.md) replicated
+--------------------------------------------
 * invalid JSON: yyjson's strictness (bad UTF-8, lone surrogates, raw control characters, bad
   escapes, leading zeros, comments, trailing content after the object), not an object at top
   level; plus three things yyjson as DuckDB configures it accepts, checked on the raw line with
@@ -48,8 +48,8 @@ SPEC validation rules replicated
 * ``verifiedEmail`` normalization (ASCII whitespace trimmed, only ASCII A-Z lower-cased) and its
   exactly-one-``@`` rule; empty ``utm_*`` = absent; empty ``context`` != absent.
 
-SPEC validation rules NOT replicated (or only approximately)
-------------------------------------------------------------
+Validation rules (docs/EVENTS.md) NOT replicated (or only approximately)
+------------------------------------------------------------------------
 * a trailing comma separated from its bracket by a tab, CR or LF (``,\t}``) is not looked for
   (``,}`` and ``, }`` are); yyjson accepts it, grove-report rejects it;
 * a raw CR *inside* a line (legal JSON whitespace between tokens) ends the line for DuckDB's
@@ -78,7 +78,7 @@ import time
 
 import duckdb
 
-# Every field the specification names, in one json_extract list (1-based indexes in SQL).
+# Every field docs/EVENTS.md names, in one json_extract list (1-based indexes in SQL).
 FIELDS = [
     "type", "ts", "installId", "customerId", "consent", "campaignId", "variantId", "isPreview",
     "preview", "control", "unit", "orderId", "amountMinor", "currency", "offerId", "clickId",

@@ -87,7 +87,7 @@ def discover_local_inputs(arguments):
     """Expand INPUT arguments into the files to read, exactly like `grove-report run` does.
 
     Returns a list of `(display_name, path)` in reading order; a file's position in it is the
-    `--index` given to `partial`. SPEC section 1: a file named on the command line is read
+    `--index` given to `partial`. docs/INPUTS.md: a file named on the command line is read
     whatever its name and shown as given; a directory is walked recursively for regular files
     (or links to them) whose name ends in `.ndjson`, `.jsonl`, `.ndjson.gz`, `.jsonl.gz` or
     `.gz`, in byte-wise sorted order of the path below the directory, skipping hidden entries

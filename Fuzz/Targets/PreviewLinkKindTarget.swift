@@ -3,7 +3,7 @@
 /// libFuzzer target: one `url` value through the preview-link classifier.
 ///
 /// Checks besides "no crash": classifying is deterministic, and a link with a fragment is never
-/// `pair` or `clear` (SPEC section 5: no `#` anywhere in a well-formed link).
+/// `pair` or `clear` (docs/EVENTS.md, `preview_link`: no `#` anywhere in a well-formed link).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzPreviewLinkKind(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let url = UnsafeBufferPointer(start: data, count: size)

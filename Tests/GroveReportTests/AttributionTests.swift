@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import GroveReport
 
-/// Hand-computed fixtures for SPEC section 3.
+/// Hand-computed fixtures for docs/ATTRIBUTION.md.
 struct AttributionTests {
     static func click(_ id: String, _ ts: String, route: String = "app", campaign: String? = nil, slug: String = "s") -> String {
         let utm = campaign.map { #","utm_campaign":"\#($0)""# } ?? ""

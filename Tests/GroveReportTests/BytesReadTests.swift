@@ -3,7 +3,7 @@ import Testing
 @testable import GroveReport
 
 /// `bytes_read` counts an input up to its end or to the compressed offset of its input error, the
-/// same for a file, standard input and a Spark stage (SPEC section 7).
+/// same for a file, standard input and a Spark stage (docs/OUTPUTS.md, `summary.json`).
 @Suite(.serialized)
 struct BytesReadTests {
     /// A gzip file of hard-to-compress lines with one byte flipped at 100,000.

@@ -37,7 +37,7 @@ final class JUnitReader: NSObject, XMLParserDelegate {
     }
 }
 
-/// `validate --junit FILE` and `validate --github` (SPEC section 5), end to end on the built binary.
+/// `validate --junit FILE` and `validate --github` (docs/AUDIT.md, validate), end to end on the built binary.
 @Suite(.serialized)
 struct CIFormatTests {
     static func grant(_ campaign: String, install: String = "t") -> String {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import GroveReport
 
-/// Email-like tokens become `[email]` in every name that reaches an output (SPEC section 2).
+/// Email-like tokens become `[email]` in every name that reaches an output (docs/EVENTS.md, Names in outputs).
 @Suite(.serialized)
 struct EmailMaskTests {
     /// Expectations worked out by hand against the regular expression's replace-all (and checked

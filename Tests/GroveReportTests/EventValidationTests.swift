@@ -1,7 +1,7 @@
 import Testing
 @testable import GroveReport
 
-/// One hand-written line for every reject reason of SPEC section 2, in precedence order.
+/// One hand-written line for every reject reason of docs/EVENTS.md, in precedence order.
 struct EventValidationTests {
     static let ts = #""ts":"2026-03-01T10:00:00Z""#
     static let decision = #"{"type":"decision",\#(ts),"installId":"i1","campaignId":"c1","variantId":"v1","isPreview":false}"#

@@ -1,7 +1,7 @@
 import Testing
 @testable import GroveReport
 
-/// Hand-computed fixtures for SPEC sections 4 and 5.
+/// Hand-computed fixtures for docs/EXPOSURE.md and docs/AUDIT.md.
 struct ExposureTests {
     static func decision(
         _ install: String, _ campaign: String, _ variant: String, ts: String = "2026-03-01T10:00:00Z",

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import GroveReport
 
-/// The health warnings of SPEC section 4, each threshold on both sides, on hand-built campaigns
+/// The health warnings of docs/EXPOSURE.md, each threshold on both sides, on hand-built campaigns
 /// and end to end through `exposure.json` and `validate`.
 struct HealthWarningTests {
     /// A campaign with one row per (units, control) pair and the given counters.

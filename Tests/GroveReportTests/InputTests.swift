@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import GroveReport
 
-/// SPEC section 1: files, directories, stdin, gzip members and faults, line endings.
+/// docs/INPUTS.md: files, directories, stdin, gzip members and faults, line endings.
 struct InputTests {
     /// Splits a byte stream fed in chunks of `chunk` bytes; returns (text or "TOO_LONG", number, offset).
     func split(_ bytes: [UInt8], chunk: Int = 7, complete: Bool = true, limit: Int = 1_048_576) -> [(String, Int, Int)] {

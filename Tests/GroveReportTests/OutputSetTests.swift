@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import GroveReport
 
-/// Consistent report sets (SPEC section 7): the `outputs` manifest, one writer per directory,
+/// Consistent report sets (docs/OUTPUTS.md, Writing atomically): the `outputs` manifest, one writer per directory,
 /// no temporaries left behind, exit 74 for outputs that cannot be written.
 @Suite(.serialized)
 struct OutputSetTests {

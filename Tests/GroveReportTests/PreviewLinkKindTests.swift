@@ -1,7 +1,7 @@
 import Testing
 @testable import GroveReport
 
-/// The link classifier of SPEC section 5: every example of the spec, each rule on both sides of
+/// The link classifier of docs/EVENTS.md, `preview_link`: every example there, each rule on both sides of
 /// its border, case, percent-encoding, IP literals, empty queries and fragments.
 struct PreviewLinkKindTests {
     static let code = "AB12-cd34"
@@ -9,7 +9,7 @@ struct PreviewLinkKindTests {
     static let query257 = "code=" + String(repeating: "A", count: 252)
 
     static let table: [(url: String, kind: PreviewLinkKind, why: String)] = [
-        // The examples of SPEC section 5.
+        // The examples of docs/EVENTS.md, `preview_link`.
         ("acmemarket://grona-preview?code=AB12-cd34", .pair, "spec: app scheme"),
         ("https://shop.example.com/grona-preview?code=AB12-cd34", .pair, "spec: web domain"),
         ("acmemarket://grona-preview/?clear=1", .clear, "spec: clear with path /"),

@@ -1,7 +1,7 @@
 import Testing
 @testable import GroveReport
 
-/// `preview_link` lines (SPEC section 2) and what the audit makes of them (section 5), on
+/// `preview_link` lines (docs/EVENTS.md) and what the audit makes of them (docs/AUDIT.md), on
 /// hand-computed fixtures.
 struct PreviewLinkTests {
     static let pairURL = "acmemarket://grona-preview?code=AB12-cd34"

@@ -1,7 +1,7 @@
 import Testing
 @testable import GroveReport
 
-/// SPEC section 7: CSV quoting, the formula guard, decimals and JSON escaping.
+/// docs/OUTPUTS.md, Formats: CSV quoting, the formula guard, decimals and JSON escaping.
 struct ReportFormatTests {
     func csvLine(_ cells: [JSONOutput]) -> String {
         var table = CSVTable(header: cells.indices.map { "h\($0)" })

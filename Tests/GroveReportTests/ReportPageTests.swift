@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import GroveReport
 
-/// `report.html` (SPEC section 8) without a browser: escaping, the drawn interval, the number
+/// `report.html` (docs/PAGE.md) without a browser: escaping, the drawn interval, the number
 /// texts, determinism and what each section shows. The browser tests render it for real.
 struct ReportPageTests {
     static let scriptName = "<script>alert(1)</script>"

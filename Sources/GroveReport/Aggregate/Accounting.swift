@@ -1,4 +1,4 @@
-/// The per-line accounting of SPEC section 2 and the byte and file counters of section 7.
+/// The per-line accounting of docs/EVENTS.md and the byte and file counters of docs/OUTPUTS.md.
 ///
 /// A mergeable partial: counts add up, input errors are kept sorted, so merging partials in any
 /// order gives the same totals.

@@ -1,5 +1,5 @@
 extension ExitStatus {
-    /// Which code wins when several failures apply (SPEC section 7): usage, busy, output failure,
+    /// Which code wins when several failures apply (docs/COMMANDS.md, Exit codes): usage, busy, output failure,
     /// input problem, violations. The one place that decides it.
     static let precedence: [ExitStatus] = [.usage, .busy, .outputFailure, .inputProblem, .violations]
 

@@ -1,7 +1,7 @@
 /// An immutable string of bytes that compares, hashes and sorts byte-wise.
 ///
 /// Swift's `String` compares by Unicode canonical equivalence, so a precomposed and a decomposed
-/// "é" would be one dictionary key; the spec compares ids, emails and campaign names byte-wise,
+/// "é" would be one dictionary key; the contract (docs/) compares ids, emails and campaign names byte-wise,
 /// so every key of the pipeline is a `ByteString`.
 public struct ByteString: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// The UTF-8 bytes (validated by the JSON reader before they get here).

@@ -3,7 +3,7 @@ import Glibc
 #endif
 
 /// Replaces every email-like token of log text that reaches an output (campaign and variant names,
-/// the key of a `duplicate_key:` or `disallowed_field:` reason) with `[email]` (SPEC section 2).
+/// the key of a `duplicate_key:` or `disallowed_field:` reason) with `[email]` (docs/EVENTS.md, Names in outputs).
 ///
 /// A token is a maximal match of `[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+`, found left to
 /// right as a regular-expression replace-all would: at each `@`, the local part is the run of

@@ -62,7 +62,7 @@ public struct Grant: Sendable, Hashable {
     public var isPreview: Bool
 }
 
-/// What the SDK did with a preview link it recognized (SPEC section 2).
+/// What the SDK did with a preview link it recognized (docs/EVENTS.md, `preview_link`).
 public enum PreviewLinkOutcome: Int, CaseIterable, Sendable {
     /// A pin was stored for `campaignId`/`variantId`, valid until `pinExpiresAt`.
     case paired
@@ -169,7 +169,7 @@ public struct ClickBind: Sendable, Hashable {
     public var normalizedEmail: Symbol
 }
 
-/// An accepted event: one line that passed every check of SPEC section 2.
+/// An accepted event: one line that passed every check of docs/EVENTS.md.
 public enum Event: Sendable, Hashable {
     case decision(Decision)
     case impression(Impression)

@@ -1,5 +1,5 @@
 /// Turns a parsed object into an accepted event, an ignored line or a reject reason, applying the
-/// checks of SPEC section 2 in their stated order: `type`, `ts`, the allowlist, then the type's
+/// checks of docs/EVENTS.md in their stated order: `type`, `ts`, the allowlist, then the type's
 /// fields in table order.
 enum EventValidator {
     static let linkOpenAllowlist = FieldNameSet([

@@ -2,7 +2,7 @@
 import Glibc
 #endif
 
-/// Every key the event tables of SPEC section 2 name.
+/// Every key the event tables of docs/EVENTS.md name.
 ///
 /// The reader resolves each top-level key to one of these once, while parsing, so validation
 /// looks fields up by index and finds duplicates of known keys with a bit set.

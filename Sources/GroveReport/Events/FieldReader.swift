@@ -3,7 +3,7 @@
 /// String fields come back as bytes of the line; the validator interns them only once the whole
 /// line has passed, so rejected lines never grow the symbol table.
 ///
-/// JSON `null` counts as absent everywhere (SPEC section 2).
+/// JSON `null` counts as absent everywhere (docs/EVENTS.md, Field types).
 struct FieldReader {
     static let maximumIDBytes = 256
     static let maximumTextBytes = 4096

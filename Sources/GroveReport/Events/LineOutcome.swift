@@ -1,4 +1,4 @@
-/// Why a line was rejected (SPEC section 2), in the spec's words.
+/// Why a line was rejected (docs/EVENTS.md, Reject reasons), in its words.
 public enum RejectReason: Error, Hashable, Sendable {
     case lineTooLong
     case invalidJSON

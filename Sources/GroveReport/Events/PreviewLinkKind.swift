@@ -1,4 +1,4 @@
-/// What a `preview_link`'s URL is by the Grona rules (SPEC section 5), from the URL alone.
+/// What a `preview_link`'s URL is by the Grona rules (docs/EVENTS.md, `preview_link`), from the URL alone.
 ///
 /// The audit compares this with what the SDK did (the link's `outcome`): an SDK that pairs on a
 /// malformed link, or clears on a pairing link, is a bug the CI gate must catch. Only the kind is

@@ -89,7 +89,7 @@ public struct SymbolTable: Sendable {
         lhs != rhs && bytes(lhs).lexicographicallyPrecedes(bytes(rhs))
     }
 
-    /// Byte-wise order with an absent value first, as the spec's tie rules say.
+    /// Byte-wise order with an absent value first, as the tie rules of docs/ATTRIBUTION.md and docs/EXPOSURE.md say.
     public func precedes(_ lhs: Symbol?, _ rhs: Symbol?) -> Bool {
         switch (lhs, rhs) {
         case let (left?, right?): return precedes(left, right)

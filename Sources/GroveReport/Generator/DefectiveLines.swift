@@ -1,5 +1,5 @@
 /// Writes deliberately broken lines, one fault each, spread over every reject reason of the
-/// specification, plus lines the reader must ignore (blank lines, unknown event types). They are
+/// contract (docs/EVENTS.md), plus lines the reader must ignore (blank lines, unknown event types). They are
 /// rare, so clarity wins over speed here: each starts as a valid event, then is edited.
 enum DefectiveLines {
     /// Which accounting bucket the line must land in.

@@ -7,7 +7,7 @@ struct EventTemplate {
 
     /// Keys are held as JSON literals too: a duplicate may spell its key with a `\u` escape.
     private var fields: [(key: String, encodedKey: [UInt8], value: [UInt8])] = []
-    /// The type's required fields (besides `type` and `ts`), in the specification's check order.
+    /// The type's required fields (besides `type` and `ts`), in the check order of docs/EVENTS.md.
     private var requiredKeys: [String] = []
     /// The fields of type id: a JSON string of 1 to 256 bytes.
     private var idKeys: [String] = []

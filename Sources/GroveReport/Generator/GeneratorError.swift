@@ -44,7 +44,7 @@ public enum GeneratorError: Error, CustomStringConvertible, Equatable {
 }
 
 extension GeneratorError {
-    /// 2 for a bad request, 74 when the logs could not be written (SPEC section 7).
+    /// 2 for a bad request, 74 when the logs could not be written (docs/COMMANDS.md, Exit codes).
     public var status: ExitStatus {
         switch self {
         case .invalidEventCount, .invalidFileCount, .invalidDayCount, .invalidBadLineShare: .usage

@@ -59,7 +59,7 @@ public struct DecompressingReader: Sendable {
             fault = passThrough(&source, counts: &counts, consume: consume)
         }
         // Up to the end, or to where the fault was detected: how much was read ahead in a buffer
-        // differs between a file, a pipe and a stage, so it must not count (SPEC section 7).
+        // differs between a file, a pipe and a stage, so it must not count (docs/OUTPUTS.md, `summary.json`).
         counts.read = fault?.1 ?? source.totalRead
         return (counts, fault.map { InputError(file: file.displayName, error: $0.0, offset: $0.1) })
     }

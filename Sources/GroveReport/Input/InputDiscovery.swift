@@ -2,7 +2,7 @@
 import Glibc
 #endif
 
-/// Expands command-line inputs into the files to read (SPEC section 1).
+/// Expands command-line inputs into the files to read (docs/INPUTS.md).
 ///
 /// A named file is read whatever its name; a directory is walked recursively for regular files
 /// (or links to them) ending in `.ndjson`, `.jsonl`, `.ndjson.gz`, `.jsonl.gz` or `.gz`, skipping

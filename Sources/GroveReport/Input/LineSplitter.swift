@@ -10,7 +10,7 @@ public enum SplitLine {
     case tooLong(number: Int, offset: Int)
 }
 
-/// Splits a stream of decompressed chunks into lines (SPEC section 1).
+/// Splits a stream of decompressed chunks into lines (docs/INPUTS.md, Lines).
 ///
 /// Lines end in `\n`; a trailing `\r` is removed; a UTF-8 BOM at the very start of the stream is
 /// removed but still counts in byte offsets; a final line without `\n` is still a line. A line over

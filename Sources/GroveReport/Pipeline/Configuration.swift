@@ -1,6 +1,6 @@
 import Foundation
 
-/// A Grona configuration export (SPEC section 6): which campaigns exist, whether they are
+/// A Grona configuration export (docs/INPUTS.md, The configuration): which campaigns exist, whether they are
 /// enabled, and their variants' traffic weights.
 public struct Configuration: Sendable, Equatable {
     public struct Variant: Sendable, Equatable {
@@ -73,7 +73,7 @@ public struct Configuration: Sendable, Equatable {
             guard case .number(let weight)? = variantValue["weight"], weight.isFinite, weight >= 0 else {
                 throw .malformed(path: path, problem: "\(variantPlace) needs a \"weight\": a finite number ≥ 0")
             }
-            // Ids are names that reach the reports: masked like the logs' (SPEC section 2).
+            // Ids are names that reach the reports: masked like the logs' (docs/EVENTS.md, Names in outputs).
             let variant = Variant(id: EmailMask.apply(ByteString(variantId)), weight: weight)
             guard seen.insert(variant.id).inserted else {
                 throw .malformed(

@@ -45,7 +45,7 @@ public struct RunOptions: Sendable {
     }
 }
 
-/// The CI formats of `validate` (SPEC section 5).
+/// The CI formats of `validate` (docs/AUDIT.md, validate).
 public struct CIReportOptions: Sendable {
     /// `--junit FILE`: where to write the JUnit XML report.
     public var junitPath: String?
@@ -58,7 +58,7 @@ public struct CIReportOptions: Sendable {
     }
 }
 
-/// The process exit codes of SPEC section 7.
+/// The process exit codes of docs/COMMANDS.md.
 public enum ExitStatus: Int32, Sendable {
     case success = 0
     /// Input errors, too many rejected lines, or a failed leak check.

@@ -1,4 +1,4 @@
-/// Renders `attribution.csv` and `attribution.json` (SPEC section 3).
+/// Renders `attribution.csv` and `attribution.json` (docs/ATTRIBUTION.md).
 public enum AttributionReport {
     public static let header = [
         "campaign", "clicks", "store_clicks", "app_clicks", "opens", "open_retries", "open_conflicts",

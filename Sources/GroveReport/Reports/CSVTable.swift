@@ -1,4 +1,4 @@
-/// A CSV table per SPEC section 7: RFC 4180 quoting, `\n` line ends, UTF-8, and the
+/// A CSV table per docs/OUTPUTS.md, Formats: RFC 4180 quoting, `\n` line ends, UTF-8, and the
 /// spreadsheet-formula guard on text cells.
 public struct CSVTable: Sendable {
     public let header: [String]

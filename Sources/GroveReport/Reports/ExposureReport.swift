@@ -1,4 +1,4 @@
-/// Renders `exposure.csv` and `exposure.json` (SPEC section 4).
+/// Renders `exposure.csv` and `exposure.json` (docs/EXPOSURE.md).
 ///
 /// `exposure.json` carries the health warnings twice: in each campaign object (`"warnings"`,
 /// names sorted byte-wise) and at the top level as one `{"campaign", "warning"}` object per

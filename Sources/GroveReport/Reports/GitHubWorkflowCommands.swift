@@ -1,4 +1,4 @@
-/// Renders the preview audit for GitHub Actions (SPEC section 5): `::error` workflow commands,
+/// Renders the preview audit for GitHub Actions (docs/AUDIT.md, validate): `::error` workflow commands,
 /// which the runner turns into annotations, and a Markdown table for the job's step summary.
 public enum GitHubWorkflowCommands {
     /// One `::error title=VIOLATION::message` line per violation name with a count above 0, and

@@ -1,6 +1,6 @@
 /// Renders the preview audit as a JUnit XML report for CI systems (GitLab, Jenkins…): one test
 /// case per campaign and violation name, failing when its count is above 0, and one for the
-/// leak check (SPEC section 5).
+/// leak check (docs/AUDIT.md, validate).
 public enum JUnitReport {
     /// The leak check's test case class: it is about the whole run, not a campaign.
     static let wholeRun = "(all)"

@@ -3,7 +3,7 @@ import Glibc
 #endif
 import Synchronization
 
-/// The directory reports go to, held by one run at a time (SPEC section 7).
+/// The directory reports go to, held by one run at a time (docs/OUTPUTS.md, Writing atomically).
 ///
 /// `write` puts each file under a temporary name and remembers its SHA-256; `publish` renames
 /// them into place in the order written and then `summary.json` last, listing the others' hashes

@@ -11,7 +11,7 @@ public enum OutputError: Error, Equatable, CustomStringConvertible {
         .cannotWrite(path: path, reason: errnoDescription())
     }
 
-    /// 75 when the directory is in use, 74 for every other output failure (SPEC section 7).
+    /// 75 when the directory is in use, 74 for every other output failure (docs/COMMANDS.md, Exit codes).
     public var status: ExitStatus {
         switch self {
         case .busy: .busy

@@ -1,4 +1,4 @@
-/// Renders `preview_audit.json` (SPEC section 5) and the human-readable audit of `validate`.
+/// Renders `preview_audit.json` (docs/AUDIT.md) and the human-readable audit of `validate`.
 public enum PreviewAuditReport {
     public static func json(_ audit: PreviewAudit) -> [UInt8] {
         let campaigns = audit.campaigns.map { campaign in

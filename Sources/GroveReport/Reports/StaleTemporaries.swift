@@ -1,7 +1,7 @@
 import Foundation
 
 /// Finds and removes what runs that no longer exist left in an output directory: scratch
-/// directories `.grove-report-<pid>-<n>` and temporaries `.<name>.<pid>.tmp` (SPEC section 7).
+/// directories `.grove-report-<pid>-<n>` and temporaries `.<name>.<pid>.tmp` (docs/OUTPUTS.md, Writing atomically).
 ///
 /// Called while holding the directory's lock, so no live run of this directory owns them; the pid
 /// is still checked, so that a directory shared with an older, lock-less version is left alone

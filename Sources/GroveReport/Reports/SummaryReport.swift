@@ -1,4 +1,4 @@
-/// Renders `summary.json` (SPEC section 7): the accounting of every line, input errors, bytes and time.
+/// Renders `summary.json` (docs/OUTPUTS.md): the accounting of every line, input errors, bytes and time.
 public enum SummaryReport {
     /// `run` is what a `run --state` did in this run alone; `outputs` the name and SHA-256 of
     /// every other file of the run, sorted by name.

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Turns SIGINT and SIGTERM into a clean stop: this run's temporaries are removed and the process
-/// exits 130 or 143 (128 + the signal), so a stopped run leaves nothing behind (SPEC section 7).
+/// exits 130 or 143 (128 + the signal), so a stopped run leaves nothing behind (docs/OUTPUTS.md, Writing atomically).
 ///
 /// The signals are blocked in every thread and taken by one thread with `sigwait`, which can do
 /// ordinary work (a signal handler could not safely touch the registry).

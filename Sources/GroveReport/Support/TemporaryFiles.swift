@@ -2,7 +2,7 @@ import Foundation
 import Synchronization
 
 /// The temporary files and scratch directories this process has made and not yet renamed or
-/// removed, so that SIGINT or SIGTERM can remove them before the process exits (SPEC section 7).
+/// removed, so that SIGINT or SIGTERM can remove them before the process exits (docs/OUTPUTS.md, Writing atomically).
 ///
 /// Register a path before creating it: the signal handler holds the registry's lock until the
 /// process ends, so nothing registered later can be created after the clean-up.

@@ -2,8 +2,8 @@ import Foundation
 @testable import GroveReport
 
 /// What a `generate --days` log set says about its journeys, read back through the pipeline's
-/// own validation: when each click, open, binding and order happened (its earliest line, as SPEC
-/// sections 3 and 4 define it) and the first day's file it arrived in.
+/// own validation: when each click, open, binding and order happened (its earliest line, as
+/// docs/ATTRIBUTION.md and docs/EXPOSURE.md define it) and the first day's file it arrived in.
 struct GeneratedJourneys: Sendable {
     static let day: Int64 = 86_400_000_000_000
     static let hour: Int64 = 3_600_000_000_000

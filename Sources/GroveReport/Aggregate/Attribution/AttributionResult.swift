@@ -30,11 +30,11 @@ public struct AttributionCounts: Sendable, Equatable {
     }
 }
 
-/// Attribution joined and counted: rows by campaign (byte-wise order) and the totals of SPEC section 3.
+/// Attribution joined and counted: rows by campaign (byte-wise order) and the totals of docs/ATTRIBUTION.md.
 public struct AttributionResult: Sendable, Equatable {
     public var campaigns: [(campaign: ByteString, counts: AttributionCounts)]
     public var totals: AttributionCounts
-    /// Clicks seen on more than one line, each counted once (SPEC: "each counted once per
+    /// Clicks seen on more than one line, each counted once (docs/ATTRIBUTION.md: "each counted once per
     /// distinct openId or clickId").
     public var duplicateClicks = 0
     /// Opens whose original names a `clickId` that no click has.

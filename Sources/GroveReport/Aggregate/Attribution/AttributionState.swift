@@ -1,4 +1,4 @@
-/// The mergeable partial state of attribution (SPEC section 3): one record per `clickId` of
+/// The mergeable partial state of attribution (docs/ATTRIBUTION.md): one record per `clickId` of
 /// clicks, per `openId` of opens and per `clickId` of bindings.
 ///
 /// Records merge by key with order-independent rules, so states built from any split of the

@@ -1,4 +1,4 @@
-/// The exposure rows and the preview audit (SPEC sections 4 and 5), built from a state past every
+/// The exposure rows and the preview audit (docs/EXPOSURE.md, docs/AUDIT.md), built from a state past every
 /// join stage: units, conversions and exclusion counts are final; this adds the rows the
 /// configuration lists, lift against the control, sample-ratio mismatch and the audit.
 extension PartialState {
@@ -90,7 +90,7 @@ private extension ExposureRow {
     }
 }
 
-/// Control-versus-variant statistics of SPEC section 4.
+/// Control-versus-variant statistics of docs/EXPOSURE.md, Control and lift.
 enum Lift {
     /// With exactly one control variant, fills every other variant's lift fields.
     static func fill(_ variants: inout [ExposureRow]) {
@@ -114,7 +114,7 @@ enum Lift {
     }
 }
 
-/// The sample-ratio-mismatch test of SPEC section 4.
+/// The sample-ratio-mismatch test of docs/EXPOSURE.md, Sample-ratio mismatch.
 enum SampleRatioMismatch {
     /// Pearson χ² upper-tail p of units against the configured weights (variants with weight > 0)
     /// or, for a campaign the configuration does not list, equal shares over variants with units.

@@ -1,4 +1,4 @@
-/// How far preview exclusion reaches (SPEC section 4, rule 2).
+/// How far preview exclusion reaches (docs/EXPOSURE.md, Exclusions, rule 2).
 public enum PreviewScope: String, Sendable, CaseIterable {
     /// Every event of a campaign from a preview install of that campaign is excluded.
     case unit
@@ -38,7 +38,7 @@ public struct ExposureCampaign: Sendable, Equatable {
     public var variants: [ExposureRow]
 }
 
-/// The eight violations of the preview audit (SPEC section 5).
+/// The eight violations of the preview audit (docs/AUDIT.md, Violations).
 public struct AuditViolations: Sendable, Equatable {
     public var previewGrant = 0
     public var missingCustomer = 0

@@ -1,4 +1,4 @@
-/// The mergeable partial state of exposure analysis and the preview audit (SPEC sections 4 and 5).
+/// The mergeable partial state of exposure analysis and the preview audit (docs/EXPOSURE.md, docs/AUDIT.md).
 ///
 /// Events are routed by their flags as they arrive: preview and consent-denied events are only
 /// counted; clean events go to the per-(campaign, install) records that preview-install exclusion

@@ -1,4 +1,4 @@
-/// A reason not to trust a campaign's exposure numbers (SPEC section 4, "Health warnings").
+/// A reason not to trust a campaign's exposure numbers (docs/EXPOSURE.md, Health warnings).
 ///
 /// Warnings change no number: they tell the reader which numbers to read with care. Cases are
 /// declared in byte-wise order of their names, the order reports list them in.

@@ -1,4 +1,4 @@
-/// The four preview-link checks of the audit (SPEC section 5): what an SDK must never do with a
+/// The four preview-link checks of the audit (docs/AUDIT.md, Violations): what an SDK must never do with a
 /// link. One link may break several.
 public struct LinkViolations: Sendable, Equatable {
     /// Paired or cleared on a malformed or foreign link.

@@ -29,7 +29,7 @@ struct ClickJoin: MergeableRecord {
     }
 }
 
-/// The attribution totals that are not sums of campaign rows (SPEC section 3).
+/// The attribution totals that are not sums of campaign rows (docs/ATTRIBUTION.md).
 struct AttributionExtras: MergeableRecord, Equatable {
     var duplicateClicks = 0
     var orphanOpens = 0

@@ -1,4 +1,4 @@
-/// The three join stages that turn merged partial states into report rows (SPEC sections 3–5).
+/// The three join stages that turn merged partial states into report rows (docs/ATTRIBUTION.md, EXPOSURE.md, AUDIT.md).
 ///
 /// Each stage reads records that a shuffle by key has brought together and writes records keyed
 /// for the next one, so the same functions run in one process (`run`, all stages back to back)

@@ -1,7 +1,7 @@
 /// The counts of one (campaign, variant) row of `exposure.csv`, summed over join stages.
 struct VariantCounts: MergeableRecord, Equatable {
     /// Units with a control decision: a count, so that a state can take a unit's contribution
-    /// back out (SPEC: the variant is the control when any of its remaining decisions says so).
+    /// back out (docs/EXPOSURE.md: the variant is the control when any of its remaining decisions says so).
     var controlUnits = 0
     var units = 0
     var convertedUnits = 0

@@ -1,4 +1,4 @@
-/// Attribution on the page (SPEC section 8): the totals, then each campaign's funnel clicks →
+/// Attribution on the page (docs/PAGE.md): the totals, then each campaign's funnel clicks →
 /// opens → attributed and its store/app split, as bars with their counts and rates.
 enum AttributionSection {
     static func write(_ attribution: AttributionResult, openCampaigns: Bool, to page: inout HTMLWriter) {

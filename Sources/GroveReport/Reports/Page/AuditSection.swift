@@ -1,4 +1,4 @@
-/// The preview audit on the page (SPEC section 8): the leak check, the violations (highlighted
+/// The preview audit on the page (docs/PAGE.md): the leak check, the violations (highlighted
 /// when above 0), the excluded preview and consent-denied totals, the preview links by kind and
 /// outcome, and each campaign's counts.
 enum AuditSection {

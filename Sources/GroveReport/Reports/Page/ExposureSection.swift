@@ -1,4 +1,4 @@
-/// Exposure on the page (SPEC section 8): per campaign its health warnings as banners, each
+/// Exposure on the page (docs/PAGE.md): per campaign its health warnings as banners, each
 /// variant's conversion rate with its 95% interval, and the lift against the control with its
 /// interval against a zero line, every drawn number also in the table beside it.
 enum ExposureSection {

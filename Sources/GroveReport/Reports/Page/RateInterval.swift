@@ -1,4 +1,4 @@
-/// The 95% interval of a conversion rate the page draws (SPEC section 8):
+/// The 95% interval of a conversion rate the page draws (docs/PAGE.md):
 /// p ± 1.959963984540054·sqrt(p(1−p)/n), clipped to [0, 1].
 struct RateInterval: Equatable {
     var rate: Double

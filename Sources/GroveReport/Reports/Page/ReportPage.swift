@@ -1,4 +1,4 @@
-/// `report.html` (SPEC section 8): one self-contained, deterministic HTML5 page of the run's
+/// `report.html` (docs/PAGE.md): one self-contained, deterministic HTML5 page of the run's
 /// accounting, attribution, exposure and preview audit, for people who would rather look than read.
 ///
 /// It loads nothing (inline CSS and SVG; a content security policy forbids any request), runs no

@@ -1,4 +1,4 @@
-/// The page's first section: what the run read and where every line went (SPEC section 8, "the
+/// The page's first section: what the run read and where every line went (docs/PAGE.md, "the
 /// run"). It shows only the accounting fields of `summary.json`, which `run`, the Spark stages
 /// and incremental runs all agree on.
 enum RunSection {
