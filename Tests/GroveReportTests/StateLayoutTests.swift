@@ -34,16 +34,7 @@ struct StateLayoutTests {
     /// `Tests/Fixtures/state-v1`: three days of `generate --days 3 --events 3000 --seed 5`, the
     /// first two ingested into `state.sqlite` by the release that wrote schema version 1.
     @Test func aVersion1StateIsMigratedAndGoesOnAddingUp() throws {
-        let fixture = packageRoot + "/Tests/Fixtures/state-v1"
-        let directory = try temporaryDirectory()
-        let state = directory + "/state.sqlite"
-        try writeFile(state, try readFile(fixture + "/state.sqlite"))
-        let days = ["2026-03-02", "2026-03-03", "2026-03-04"].map { fixture + "/events-\($0).ndjson.gz" }
-        let single = try execute(["run", "--out", directory + "/single", "--max-reject-rate", "1"] + days)
-        #expect(single.status == 0, "\(single.stderr)")
-
-        let night = try execute(["run", "--state", state, "--out", directory + "/night", "--max-reject-rate", "1"] + days)
-        #expect(night.status == 0, "\(night.stderr)")
+        let (directory, state) = try nightOnOlderState("state-v1")
         #expect(try StateTests.comparable(directory + "/night") == StateTests.comparable(directory + "/single"))
         let summary = try JSONSerialization.jsonObject(with: Data(try readFile(directory + "/night/summary.json"))) as? [String: Any]
         let inputs = try #require((summary?["run"] as? [String: Any])?["inputs"] as? [[String: Any]])

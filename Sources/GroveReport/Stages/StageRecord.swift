@@ -1,6 +1,6 @@
 /// One kind of stage record (docs/SPARK.md, Records): the type names its kind and writes and
 /// reads its own KEY and VALUE, so a field is added in its conformance alone.
-protocol StageRecord {
+protocol StageRecord: Sendable {
     /// The KEY's first string.
     static var kind: String { get }
     /// How many KEY strings follow the kind.
