@@ -34,7 +34,15 @@ struct StateLayoutTests {
     /// `Tests/Fixtures/state-v1`: three days of `generate --days 3 --events 3000 --seed 5`, the
     /// first two ingested into `state.sqlite` by the release that wrote schema version 1.
     @Test func aVersion1StateIsMigratedAndGoesOnAddingUp() throws {
-        let (directory, state) = try nightOnOlderState("state-v1")
+        let fixture = packageRoot + "/Tests/Fixtures/state-v1"
+        let directory = try temporaryDirectory()
+        let state = directory + "/state.sqlite"
+        try writeFile(state, try readFile(fixture + "/state.sqlite"))
+        let days = ["2026-03-02", "2026-03-03", "2026-03-04"].map { fixture + "/events-\($0).ndjson.gz" }
+        let single = try execute(["run", "--out", directory + "/single", "--max-reject-rate", "1"] + days)
+        #expect(single.status == 0, "\(single.stderr)")
+        let night = try execute(["run", "--state", state, "--out", directory + "/night", "--max-reject-rate", "1"] + days)
+        #expect(night.status == 0, "\(night.stderr)")
         #expect(try StateTests.comparable(directory + "/night") == StateTests.comparable(directory + "/single"))
         let summary = try JSONSerialization.jsonObject(with: Data(try readFile(directory + "/night/summary.json"))) as? [String: Any]
         let inputs = try #require((summary?["run"] as? [String: Any])?["inputs"] as? [[String: Any]])
@@ -43,5 +51,21 @@ struct StateLayoutTests {
         #expect(String(decoding: version, as: UTF8.self) == "\(StateSchema.version)\n")
         let tables = try commandOutput(["sqlite3", state, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"])
         #expect(!String(decoding: tables, as: UTF8.self).contains("open_clicks"))
+        // Every stored record now has format 3's spelled-out kinds.
+        let old = try commandOutput(["sqlite3", state, """
+            SELECT count(*) FROM (SELECT value FROM records UNION ALL SELECT value FROM totals UNION ALL SELECT value FROM aggregates)
+             WHERE value NOT LIKE '{"v":3%'
+            """])
+        #expect(String(decoding: old, as: UTF8.self) == "0\n")
+    }
+
+    @Test func format2RecordsGetTheirSpelledOutKinds() throws {
+        let upgraded = try #require(RecordFormat2.upgrade(key: Array(#"["cv","c","v"]"#.utf8), value: Array(#"{"v":2,"counts":[1]}"#.utf8)))
+        #expect(upgraded.kind == "variant_counts")
+        #expect(upgraded.key == Array(#"["variant_counts","c","v"]"#.utf8))
+        #expect(upgraded.value == Array(#"{"v":3,"counts":[1]}"#.utf8))
+        #expect(RecordFormat2.upgrade(key: Array(#"["click","c"]"#.utf8), value: Array(#"{"v":2}"#.utf8))?.kind == "click")
+        #expect(RecordFormat2.upgrade(key: Array(#"["variant_counts","c","v"]"#.utf8), value: Array(#"{"v":3,"counts":[1]}"#.utf8)) == nil)
+        #expect(Set(RecordFormat2.renamedKinds.values).isSubset(of: Set(StageRecordKinds.all.map { $0.kind })))
     }
 }

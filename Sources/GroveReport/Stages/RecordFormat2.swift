@@ -1,5 +1,5 @@
 /// Stage records of format 2, whose kinds were abbreviations (`acct`, `J`, `cv`…): read only to
-/// upgrade what a state stored before format 3.
+/// upgrade what a state of schema version 1 stored.
 enum RecordFormat2 {
     /// The format 3 kind of each renamed format 2 kind; `click`, `open` and `order` kept theirs.
     static let renamedKinds: [String: String] = [
@@ -14,10 +14,16 @@ enum RecordFormat2 {
     static func upgrade(key: [UInt8], value: [UInt8]) -> (kind: String, key: [UInt8], value: [UInt8])? {
         let version = Array("{\"v\":2".utf8)
         guard value.starts(with: version), value.count > version.count, [UInt8(ascii: ","), UInt8(ascii: "}")].contains(value[version.count]),
-              key.starts(with: Array("[\"".utf8)), let close = key.dropFirst(2).firstIndex(of: UInt8(ascii: "\""))
+              let upgraded = upgrade(key: key)
         else { return nil }
+        return (upgraded.kind, upgraded.key, Array("{\"v\":\(RecordEncoder.formatVersion)".utf8) + value[version.count...])
+    }
+
+    /// A format 2 KEY text in format 3, with its kind; nil when it is not a KEY.
+    static func upgrade(key: [UInt8]) -> (kind: String, key: [UInt8])? {
+        guard key.starts(with: Array("[\"".utf8)), let close = key.dropFirst(2).firstIndex(of: UInt8(ascii: "\"")) else { return nil }
         let old = String(decoding: key[2..<close], as: UTF8.self)
         let kind = renamedKinds[old] ?? old
-        return (kind, Array("[\"\(kind)".utf8) + key[close...], Array("{\"v\":\(RecordEncoder.formatVersion)".utf8) + value[version.count...])
+        return (kind, Array("[\"\(kind)".utf8) + key[close...])
     }
 }

@@ -1,8 +1,8 @@
-/// The tables of a state file (schema version 3: version 2's tables, stage records of format 3),
-/// documented in docs/STATE.md. The version is SQLite's `user_version`; a file of a newer
+/// The tables of a state file (schema version 2, stage records of format 3), documented in
+/// docs/STATE.md. The version is SQLite's `user_version`; a file of a newer
 /// version is refused, an older one migrated (`StateMigration`).
 enum StateSchema {
-    static let version = 3
+    static let version = 2
 
     /// Record kinds that are totals over the whole input rather than per key: the state keeps
     /// one merged row of each in `totals`, outside the records a night loads.

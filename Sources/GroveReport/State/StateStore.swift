@@ -68,9 +68,6 @@ final class StateStore {
         } else if version == 1 {
             try mapping { () throws(SQLiteError) in try StateMigration.fromVersion1(connection) }
         }
-        if version == 1 || version == 2 {
-            try mapping { () throws(SQLiteError) in try StateMigration.fromVersion2(connection) }
-        }
         let saltHex = try mapping { () throws(SQLiteError) -> String in
             let statement = try connection.prepare("SELECT value FROM meta WHERE name = 'email_salt'")
             return try statement.step() ? statement.text(0) : ""
