@@ -30,11 +30,14 @@ let package = Package(
         ),
         .target(
             name: "GroveReport",
-            dependencies: ["CZlib", "CISAL", "CCrypto", "CSQLite"]
+            dependencies: ["CZlib", "CISAL", "CCrypto", "CSQLite"],
+            path: "Sources",
+            sources: ["GroveReport", "GroveGenerator", "grove-report/CommandLine"]
         ),
         .executableTarget(
             name: "grove-report",
-            dependencies: ["GroveReport"]
+            dependencies: ["GroveReport"],
+            sources: ["main.swift"]
         ),
         .testTarget(
             name: "GroveReportTests",
