@@ -32,7 +32,7 @@ let package = Package(
             name: "GroveReport",
             dependencies: ["CZlib", "CISAL", "CCrypto", "CSQLite"],
             path: "Sources",
-            sources: ["GroveReport", "GroveGenerator", "grove-report/CommandLine"]
+            sources: ["GroveReport", "GroveGenerator", "grove-report/CommandLine", "grove-report/Diagnostics"]
         ),
         .executableTarget(
             name: "grove-report",
