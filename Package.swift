@@ -28,20 +28,24 @@ let package = Package(
             name: "CISAL",
             path: "Sources/CISAL"
         ),
+        // The pipeline: input, events, aggregation, statistics, reports, stages, state.
         .target(
             name: "GroveReport",
-            dependencies: ["CZlib", "CISAL", "CCrypto", "CSQLite"],
-            path: "Sources",
-            sources: ["GroveReport", "GroveGenerator", "grove-report/CommandLine", "grove-report/Diagnostics"]
+            dependencies: ["CZlib", "CISAL", "CCrypto", "CSQLite"]
         ),
+        // The synthetic log generator: writes the events the pipeline reads (and the bad lines it rejects).
+        .target(
+            name: "GroveGenerator",
+            dependencies: ["GroveReport", "CZlib"]
+        ),
+        // The command line: arguments, help, stdout/stderr, progress and the one exit policy.
         .executableTarget(
             name: "grove-report",
-            dependencies: ["GroveReport"],
-            sources: ["main.swift"]
+            dependencies: ["GroveReport", "GroveGenerator"]
         ),
         .testTarget(
             name: "GroveReportTests",
-            dependencies: ["GroveReport"]
+            dependencies: ["GroveReport", "GroveGenerator", "grove-report"]
         ),
     ]
 )

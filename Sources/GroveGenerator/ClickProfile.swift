@@ -1,3 +1,5 @@
+import GroveReport
+
 /// The UTM parameters of a link, as indices into `FunnelsGroveCatalog`'s tables.
 struct UTMSelection {
     var campaign: Int

@@ -1,11 +1,12 @@
 import Foundation
+import GroveReport
 
 /// `generate --days D`: one file per simulated day, `events-2026-03-02.ndjson.gz`, …, each
 /// holding the lines written while the simulated clock was on that day (so a straggler whose
 /// `ts` is before midnight lands in the next day's file, as in real exports), plus the lines
 /// delivered late into it. Journeys cross midnight (`MultiDayJourneys`).
 enum DailyLogGenerator {
-    static func generate(_ options: GeneratorOptions, days: Int, into directory: String) throws -> GeneratorSummary {
+    static func generate(_ options: GeneratorOptions, days: Int, into directory: String) throws(GeneratorError) -> GeneratorSummary {
         let journeys = MultiDayJourneys(days: days)
         var stream = EventStream(seed: options.seed, lines: options.events, defectShare: options.badLineShare,
                                  shape: options.shape, bufferCapacity: LogGenerator.chunkSize + 64 * 1024, journeys: journeys)
@@ -68,7 +69,7 @@ enum DailyLogGenerator {
     }
 
     private static func openDay(_ day: Int, in directory: String,
-                                summary: inout GeneratorSummary) throws -> GzipFileWriter {
+                                summary: inout GeneratorSummary) throws(GeneratorError) -> GzipFileWriter {
         let path = (directory as NSString).appendingPathComponent(fileName(day: day))
         summary.files.append(path)
         return try GzipFileWriter(path: path)

@@ -1,3 +1,5 @@
+import GroveReport
+
 /// Writes deliberately broken lines, one fault each, spread over every reject reason of the
 /// specification, plus lines the reader must ignore (blank lines, unknown event types). They are
 /// rare, so clarity wins over speed here: each starts as a valid event, then is edited.

@@ -1,3 +1,5 @@
+import GroveReport
+
 /// A valid event as ordered key/value pairs, values held as JSON literals, for `DefectiveLines`
 /// to break in exactly one way before encoding it.
 struct EventTemplate {
@@ -143,8 +145,9 @@ struct EventTemplate {
         guard let index = fields.firstIndex(where: { $0.key == key }) else { return }
         var copy = fields[index]
         if rng.chance(0.3), let first = key.utf8.first {
-            copy.encodedKey = Array("\"\\u00".utf8) + [HexDigits.lowercase[Int(first >> 4)], HexDigits.lowercase[Int(first & 0xF)]]
-                + Array(key.utf8.dropFirst()) + [UInt8(ascii: "\"")]
+            var encoded = [UInt8(ascii: "\"")]
+            JSONText.appendUnicodeEscape(UInt16(first), to: &encoded)
+            copy.encodedKey = encoded + Array(key.utf8.dropFirst()) + [UInt8(ascii: "\"")]
         }
         fields.insert(copy, at: rng.inRange(index + 1...fields.count))
     }

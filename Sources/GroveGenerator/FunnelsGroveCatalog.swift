@@ -1,3 +1,5 @@
+import GroveReport
+
 /// The FunnelsGrove vocabulary — app keys, slugs, UTM values — pre-encoded as JSON literals once,
 /// so writing a line only copies bytes. In the optional tables `nil` means the key is absent.
 enum FunnelsGroveCatalog {

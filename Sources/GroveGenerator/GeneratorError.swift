@@ -1,3 +1,5 @@
+import GroveReport
+
 /// Why `grove-report generate` could not write its synthetic logs, phrased so the person running
 /// it knows what to change.
 public enum GeneratorError: Error, CustomStringConvertible, Equatable {
@@ -39,16 +41,6 @@ public enum GeneratorError: Error, CustomStringConvertible, Equatable {
         case .compressionFailed(let path, let status):
             return "zlib failed (status \(status)) while compressing '\(path)'; "
                 + "this points to memory exhaustion or a bug — run generate again and report it if it persists"
-        }
-    }
-}
-
-extension GeneratorError {
-    /// 2 for a bad request, 74 when the logs could not be written (SPEC section 7).
-    public var status: ExitStatus {
-        switch self {
-        case .invalidEventCount, .invalidFileCount, .invalidDayCount, .invalidBadLineShare: .usage
-        case .cannotCreateDirectory, .cannotCreateFile, .writeFailed, .compressionFailed: .outputFailure
         }
     }
 }

@@ -1,3 +1,5 @@
+import GroveReport
+
 /// A Grona campaign as the generator plays it.
 struct GronaCampaign {
     var id: [UInt8]

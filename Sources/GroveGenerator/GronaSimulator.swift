@@ -1,3 +1,5 @@
+import GroveReport
+
 /// Simulates the Grona SDK across many installs: decisions, impressions, grants and orders, with
 /// customer-unit campaigns, preview testers who also produce ordinary events (contamination),
 /// units that see two variants, the three consent states, duplicate order lines, orders both

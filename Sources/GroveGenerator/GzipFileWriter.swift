@@ -1,5 +1,6 @@
 import CZlib
 import Glibc
+import GroveReport
 
 /// Streams bytes through zlib's deflate into a gzip file. Memory is one fixed output buffer plus
 /// zlib's own state, however much is written, so the generator can produce logs of any size.
@@ -17,10 +18,10 @@ final class GzipFileWriter {
 
     /// Creates (or truncates) the file at `path`. `level` is zlib's 0–9 (6 is its default balance
     /// of speed and size).
-    init(path: String, level: Int32 = 6) throws {
+    init(path: String, level: Int32 = 6) throws(GeneratorError) {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
-            throw GeneratorError.cannotCreateFile(path: path, reason: Self.lastSystemError())
+            throw GeneratorError.cannotCreateFile(path: path, reason: errnoDescription())
         }
         let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
         stream.initialize(to: z_stream())
@@ -46,7 +47,7 @@ final class GzipFileWriter {
     }
 
     /// Compresses `bytes`, writing compressed output whenever the buffer fills.
-    func write(_ bytes: UnsafeRawBufferPointer) throws {
+    func write(_ bytes: UnsafeRawBufferPointer) throws(GeneratorError) {
         precondition(!finished, "GzipFileWriter.write(_:) called after finish()")
         guard var next = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
         var remaining = bytes.count
@@ -62,30 +63,31 @@ final class GzipFileWriter {
     }
 
     /// Compresses `bytes`, writing compressed output whenever the buffer fills.
-    func write(_ bytes: [UInt8]) throws {
-        try bytes.withUnsafeBytes { try write($0) }
+    func write(_ bytes: [UInt8]) throws(GeneratorError) {
+        // `withUnsafeBytes` rethrows untyped: carry the typed error out as a `Result`.
+        try bytes.withUnsafeBytes { buffer in Result { () throws(GeneratorError) in try write(buffer) } }.get()
     }
 
     /// Writes the gzip trailer and closes the file. Must be called once, after the last write;
     /// a writer dropped without it leaves an incomplete file, as a crashed run would.
-    func finish() throws {
+    func finish() throws(GeneratorError) {
         precondition(!finished, "GzipFileWriter.finish() called twice")
         finished = true
         defer { deflateEnd(stream) }
-        do {
+        do throws(GeneratorError) {
             try deflateAvailableInput(flush: Z_FINISH)
         } catch {
             close(descriptor)
             throw error
         }
         if close(descriptor) != 0 {
-            throw GeneratorError.writeFailed(path: path, reason: Self.lastSystemError())
+            throw GeneratorError.writeFailed(path: path, reason: errnoDescription())
         }
     }
 
     /// Runs deflate until it has consumed the pending input (and, with `Z_FINISH`, ended the
     /// stream), writing each filled output buffer to the file.
-    private func deflateAvailableInput(flush: Int32) throws {
+    private func deflateAvailableInput(flush: Int32) throws(GeneratorError) {
         while true {
             stream.pointee.next_out = output
             stream.pointee.avail_out = UInt32(Self.outputBufferSize)
@@ -102,7 +104,7 @@ final class GzipFileWriter {
     }
 
     /// Writes the first `count` bytes of the output buffer, retrying short and interrupted writes.
-    private func writeAll(count: Int) throws {
+    private func writeAll(count: Int) throws(GeneratorError) {
         var offset = 0
         while offset < count {
             let written = Glibc.write(descriptor, output + offset, count - offset)
@@ -110,13 +112,9 @@ final class GzipFileWriter {
                 if errno == EINTR {
                     continue
                 }
-                throw GeneratorError.writeFailed(path: path, reason: Self.lastSystemError())
+                throw GeneratorError.writeFailed(path: path, reason: errnoDescription())
             }
             offset += written
         }
-    }
-
-    private static func lastSystemError() -> String {
-        String(cString: strerror(errno))
     }
 }

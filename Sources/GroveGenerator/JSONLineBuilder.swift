@@ -1,3 +1,5 @@
+import GroveReport
+
 /// Accumulates NDJSON lines as raw bytes in one reusable buffer: values are copied from
 /// pre-encoded literals or written digit by digit, so a line costs no String work and the buffer
 /// goes to the compressor in large chunks.

@@ -1,21 +1,22 @@
 import Foundation
+import GroveReport
 
 /// What `grove-report generate` should write.
 public struct GeneratorOptions: Sendable {
     /// Total lines over all files, bad and ignored lines included.
-    public var events: Int
+    var events: Int
     /// Number of files the lines are spread over.
-    public var files: Int
+    var files: Int
     /// Same seed (and options), same bytes — on every machine.
-    public var seed: UInt64
+    var seed: UInt64
     /// Share of lines that are deliberately defective: mostly lines the pipeline must reject,
     /// about a tenth lines it must ignore (blank, unknown type).
-    public var badLineShare: Double
+    var badLineShare: Double
     /// With a number of days, one file per simulated day (`files` is then unused) and journeys
     /// that cross midnight; nil keeps the classic few-days sweep over `files` files.
-    public var days: Int?
+    var days: Int?
     /// Friendly (the default, `SampleData/`) or production-shaped lines.
-    public var shape: LogShape
+    var shape: LogShape
 
     public init(
         events: Int, files: Int = 1, seed: UInt64 = 1, badLineShare: Double = 0.002, days: Int? = nil,
@@ -40,7 +41,7 @@ public struct GeneratorSummary: Sendable, Equatable {
     /// Lines the pipeline must reject (every reject reason but `line_too_long`).
     public var badLines: Int
     /// Lines the pipeline must ignore: blank lines and unknown event types.
-    public var ignoredLines: Int
+    var ignoredLines: Int
 }
 
 /// Writes seeded, realistic synthetic FunnelsGrove and Grona logs as gzipped NDJSON, streaming:
@@ -53,7 +54,7 @@ public enum LogGenerator {
     /// missing), `options.events` lines in all, split as evenly as possible. Events flow from one
     /// file into the next, as consecutive exports would: a click in one file may be opened in the
     /// next. With `options.days`, one file per simulated day instead (`DailyLogGenerator`).
-    public static func generate(_ options: GeneratorOptions, into directory: String) throws -> GeneratorSummary {
+    public static func generate(_ options: GeneratorOptions, into directory: String) throws(GeneratorError) -> GeneratorSummary {
         guard options.events >= 0 else { throw GeneratorError.invalidEventCount(options.events) }
         guard options.files >= 1 else { throw GeneratorError.invalidFileCount(options.files) }
         guard (0...1).contains(options.badLineShare) else {
@@ -103,12 +104,12 @@ public enum LogGenerator {
 
     /// Creates `path` and any missing parents (`mkdir -p`), reporting the system's own reason
     /// ("Permission denied", "Not a directory"…) when it cannot.
-    private static func makeDirectory(_ path: String) throws {
+    private static func makeDirectory(_ path: String) throws(GeneratorError) {
         var prefix = path.hasPrefix("/") ? "/" : ""
         for component in path.split(separator: "/") {
             prefix += component + "/"
             if mkdir(prefix, 0o755) != 0 && errno != EEXIST {
-                throw GeneratorError.cannotCreateDirectory(path: path, reason: String(cString: strerror(errno)))
+                throw GeneratorError.cannotCreateDirectory(path: path, reason: errnoDescription())
             }
         }
         var isDirectory: ObjCBool = false

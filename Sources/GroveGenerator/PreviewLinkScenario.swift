@@ -1,3 +1,5 @@
+import GroveReport
+
 /// One `preview_link` line as the generator plays it: which link a tester opened and what the
 /// SDK did with it. Most links are well-formed and pair; some are cleared, rejected or ignored,
 /// some are malformed or foreign, and a few show each SDK bug the audit looks for.

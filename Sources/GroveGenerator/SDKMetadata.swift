@@ -1,3 +1,5 @@
+import GroveReport
+
 /// The metadata the Grona SDK adds to every event in production — versions, platform, session,
 /// placement, geography, device details and the cart's items. The analysis ignores all of it, but
 /// the reader still has to validate it, so benchmark data must carry it

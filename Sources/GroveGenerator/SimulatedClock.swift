@@ -1,3 +1,5 @@
+import GroveReport
+
 /// Simulated wall time that sweeps a few days of March 2026 over the requested number of lines,
 /// so lines come out roughly — but, as in real exported logs, not strictly — in time order.
 struct SimulatedClock {

@@ -1,3 +1,5 @@
+import GroveReport
+
 /// A point in time as nanoseconds since 1970-01-01T00:00:00Z.
 typealias EpochNanoseconds = Int64
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import GroveGenerator
 @testable import GroveReport
 
 /// The stage filters (`partial`, `merge --join N`, `render`) give the reports of `run`, however

@@ -2,7 +2,7 @@
 public struct UsageError: Error, Equatable, CustomStringConvertible {
     public var message: String
     /// The subcommand whose help to point at, if any.
-    public var command: String?
+    var command: String?
 
     public init(_ message: String, command: String? = nil) {
         self.message = message

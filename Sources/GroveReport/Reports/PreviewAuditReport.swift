@@ -1,6 +1,6 @@
 /// Renders `preview_audit.json` (SPEC section 5) and the human-readable audit of `validate`.
 public enum PreviewAuditReport {
-    public static func json(_ audit: PreviewAudit) -> [UInt8] {
+    static func json(_ audit: PreviewAudit) -> [UInt8] {
         let campaigns = audit.campaigns.map { campaign in
             JSONOutput.object([
                 JSONOutput.Member("campaign", .string(campaign.campaign)),

@@ -1,3 +1,5 @@
+import GroveReport
+
 /// The words after a subcommand, split into inputs and `--option value` pairs.
 ///
 /// Accepts `--name value` and `--name=value`; `--` ends the options; `-` is an input (stdin).

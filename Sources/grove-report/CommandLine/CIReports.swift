@@ -1,15 +1,17 @@
 import Foundation
+import GroveReport
 
-/// Writes the CI formats `validate` was asked for: the JUnit file (atomically, like every
-/// report), the GitHub workflow commands on stdout, and the step summary, appended.
+/// Writes the files of the CI formats `validate` was asked for: the JUnit file (atomically, like
+/// every report) and the GitHub step summary, appended. The workflow commands go to stdout.
 enum CIReports {
-    static func emit(
-        _ audit: PreviewAudit, _ options: CIReportOptions,
-        environment: [String: String] = ProcessInfo.processInfo.environment
+    static func writeJUnit(_ audit: PreviewAudit, to path: String) throws(OutputError) {
+        try writeAtomically(JUnitReport.xml(audit), to: path)
+    }
+
+    /// Appends the Markdown table of violations to `$GITHUB_STEP_SUMMARY` when it names a file.
+    static func appendStepSummary(
+        _ audit: PreviewAudit, environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws(OutputError) {
-        if let path = options.junitPath { try writeAtomically(JUnitReport.xml(audit), to: path) }
-        guard options.github else { return }
-        print(GitHubWorkflowCommands.errors(audit), terminator: "")
         // GitHub gives every step its own summary file; other tools may share it, so append.
         if let summary = environment["GITHUB_STEP_SUMMARY"], !summary.isEmpty {
             try append(Array(GitHubWorkflowCommands.stepSummary(audit).utf8), to: summary)

@@ -1,9 +1,11 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import GroveGenerator
+import GroveReport
 
 /// A parsed command line.
-public enum Command: Sendable {
+enum Command: Sendable {
     case run(RunOptions)
     case validate(RunOptions)
     case generate(GeneratorOptions, outputDirectory: String)
@@ -19,17 +21,17 @@ public enum Command: Sendable {
     case help(String)
 
     /// What `render` needs besides its records.
-    public struct RenderOptions: Sendable {
-        public var outputDirectory: String
-        public var configuration: Configuration?
-        public var maxRejectRate: Double
-        public var rejectsRaw: Bool
-        public var wallSeconds: Double
-        public var lockWaitSeconds: Double
+    struct RenderOptions: Sendable {
+        var outputDirectory: String
+        var configuration: Configuration?
+        var maxRejectRate: Double
+        var rejectsRaw: Bool
+        var wallSeconds: Double
+        var lockWaitSeconds: Double
     }
 
     /// Parses the words after the program name.
-    public static func parse(_ words: [String]) throws(UsageError) -> Command {
+    static func parse(_ words: [String]) throws(UsageError) -> Command {
         guard let first = words.first else { return .help(HelpText.tool) }
         let rest = Array(words.dropFirst())
         switch first {
@@ -191,5 +193,18 @@ public enum Command: Sendable {
     /// The number of cores this process may use.
     static func defaultJobs() -> Int {
         max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    }
+}
+
+extension Command {
+    /// The name this command's own failures are told under on stderr: a stage filter adds its
+    /// name, so the log of a distributed run shows which stage failed.
+    var speaker: String {
+        switch self {
+        case .partial: "grove-report partial"
+        case .merge: "grove-report merge"
+        case .render: "grove-report render"
+        case .run, .validate, .generate, .state, .help: "grove-report"
+        }
     }
 }

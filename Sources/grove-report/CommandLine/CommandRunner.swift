@@ -1,157 +1,131 @@
-import Foundation
+import GroveGenerator
+import GroveReport
 
-/// Runs a command line end to end: parse, execute, print, and choose the exit status.
-public enum CommandRunner {
+/// Runs a command line end to end: parse, execute, print. Every problem goes to one
+/// `DiagnosticsEngine`, which alone writes stderr and chooses the exit status.
+enum CommandRunner {
     /// Executes the words after the program name; returns the process exit status.
-    public static func main(_ words: [String]) -> ExitStatus {
-        let command: Command
+    static func main(_ words: [String]) -> ExitStatus {
+        var diagnostics = DiagnosticsEngine()
         do throws(UsageError) {
-            command = try Command.parse(words)
+            let command = try Command.parse(words)
+            diagnostics.speaker = command.speaker
+            execute(command, &diagnostics)
         } catch {
-            printError(error.description)
-            return .usage
+            diagnostics.usage(error)
         }
+        return diagnostics.exitStatus
+    }
+
+    private static func execute(_ command: Command, _ diagnostics: inout DiagnosticsEngine) {
         switch command {
         case .help(let text):
-            print(text, terminator: "")
-            return .success
+            diagnostics.printOut(text)
         case .run(let options) where options.statePath != nil:
-            return analyseWithState(options)
+            analyseWithState(options, &diagnostics)
         case .run(let options):
-            return analyse(options, printAudit: false)
-        case .state(let path, let json):
-            do throws(StateError) {
-                let overview = try StateOverview(path: path)
-                if json { FileHandle.standardOutput.write(Data(overview.json)) } else { print(overview.text, terminator: "") }
-                return .success
-            } catch {
-                printError("grove-report: \(error)")
-                return error.status
-            }
+            analyse(options, validate: false, &diagnostics)
         case .validate(let options):
-            return analyse(options, printAudit: true)
+            analyse(options, validate: true, &diagnostics)
+        case .state(let path, let json):
+            describeState(path, json: json, &diagnostics)
+        case .generate(let options, let directory):
+            generate(options, into: directory, &diagnostics)
         case .partial(let name, let index, let rejectsRaw):
-            return runStage("partial") { try StageCommands.partial(name: name, index: index, rejectsRaw: rejectsRaw) }
+            do throws(OutputError) {
+                try StageCommands.partial(name: name, index: index, rejectsRaw: rejectsRaw)
+            } catch {
+                diagnostics.fail(error)
+            }
         case .merge(let join, let scope):
-            return runStage("merge") {
-                var output = StandardOutput()
-                try output.write(try StageCommands.merge(join: join, scope: scope))
-                try output.flush()
+            // A failed merge hands on no partial records: it writes only once it has read everything.
+            do throws(RecordError) {
+                diagnostics.printOut(try StageCommands.merge(join: join, scope: scope))
+            } catch {
+                diagnostics.fail(error)
             }
         case .render(let options):
-            do {
-                let result = try StageCommands.render(
-                    to: options.outputDirectory, configuration: options.configuration, rejectsRaw: options.rejectsRaw,
-                    wallSeconds: options.wallSeconds, lockWaitSeconds: options.lockWaitSeconds)
-                reportProblems(result, maxRejectRate: options.maxRejectRate)
-                return result.status(maxRejectRate: options.maxRejectRate, failOnViolations: false)
-            } catch let error as OutputError {
-                printError("grove-report render: \(error)")
-                return error.status
-            } catch {
-                printError("grove-report render: \(error)")
-                return .inputProblem
-            }
-        case .generate(let options, let directory):
-            do {
-                let summary = try LogGenerator.generate(options, into: directory)
-                print("wrote \(summary.lines) lines (\(summary.badLines) bad) in \(summary.files.count) files to \(directory)")
-                return .success
-            } catch let error as GeneratorError {
-                printError("grove-report: \(error)")
-                return error.status
-            } catch {
-                printError("grove-report: \(error)")
-                return .outputFailure
-            }
+            render(options, &diagnostics)
         }
     }
 
-    private static func analyse(_ options: RunOptions, printAudit: Bool) -> ExitStatus {
-        let progress = ProgressLine.startIfTerminal()
+    /// `run` and `validate`: the pipeline; then `validate` prints the audit and the health
+    /// warnings, and both write the CI formats asked for.
+    private static func analyse(_ options: RunOptions, validate: Bool, _ diagnostics: inout DiagnosticsEngine) {
         let result: RunResult
         do throws(OutputError) {
-            result = try Pipeline.run(options, progress: progress?.counters)
+            result = try withProgress { counters throws(OutputError) in try Pipeline.run(options, progress: counters) }
         } catch {
-            progress?.stop()
-            printError("grove-report: \(error)")
-            return error.status
+            diagnostics.fail(error)
+            return
         }
-        progress?.stop()
-        reportProblems(result, maxRejectRate: options.maxRejectRate)
-        let status = result.status(maxRejectRate: options.maxRejectRate, failOnViolations: printAudit)
-        var statuses = [status]
-        if printAudit {
-            do throws(OutputError) {
-                var output = StandardOutput()
-                let text = PreviewAuditReport.text(result.grona.audit) + HealthWarningsText.text(result.grona.exposure)
-                try output.write(Array(text.utf8))
-                try output.flush()
-            } catch {
-                printError("grove-report: \(error)")
-                statuses.append(error.status)
-            }
+        diagnostics.problems(of: result, maxRejectRate: options.maxRejectRate, violationsFail: validate)
+        if validate {
+            diagnostics.printOut(PreviewAuditReport.text(result.grona.audit) + HealthWarningsText.text(result.grona.exposure))
         }
-        do throws(OutputError) {
-            try CIReports.emit(result.grona.audit, options.ciReports)
-        } catch {
-            printError("grove-report: \(error)")
-            statuses.append(error.status)
-        }
-        return ExitStatus.first(of: statuses)
+        reportToCI(result.grona.audit, options.ciReports, &diagnostics)
     }
 
-    private static func analyseWithState(_ options: RunOptions) -> ExitStatus {
-        let progress = ProgressLine.startIfTerminal()
-        let result: RunResult
+    private static func analyseWithState(_ options: RunOptions, _ diagnostics: inout DiagnosticsEngine) {
         do throws(StatefulRun.Failure) {
-            result = try StatefulRun.run(options, statePath: options.statePath ?? "", progress: progress?.counters)
-        } catch {
-            progress?.stop()
-            switch error {
-            case .state(let failure):
-                printError("grove-report: \(failure)")
-                return failure.status
-            case .output(let failure):
-                printError("grove-report: \(failure)")
-                return failure.status
+            let result = try withProgress { counters throws(StatefulRun.Failure) in
+                try StatefulRun.run(options, statePath: options.statePath ?? "", progress: counters)
             }
-        }
-        progress?.stop()
-        reportProblems(result, maxRejectRate: options.maxRejectRate)
-        return result.status(maxRejectRate: options.maxRejectRate, failOnViolations: false)
-    }
-
-    /// Runs a stage filter: a record it cannot read exits 1, output it cannot write 74; a failed
-    /// `merge` never hands on partial records (it writes only once it has read everything).
-    private static func runStage(_ name: String, _ body: () throws -> Void) -> ExitStatus {
-        do {
-            try body()
-            return .success
-        } catch let error as OutputError {
-            printError("grove-report \(name): \(error)")
-            return error.status
+            diagnostics.problems(of: result, maxRejectRate: options.maxRejectRate, violationsFail: false)
         } catch {
-            printError("grove-report \(name): \(error)")
-            return .inputProblem
+            diagnostics.fail(error)
         }
     }
 
-    /// One stderr line per input error, rejected-line excess or leak.
-    private static func reportProblems(_ result: RunResult, maxRejectRate: Double) {
-        for inputError in result.accounting.inputErrors {
-            printError("grove-report: input error: \(inputError.file): \(inputError.error) at byte \(inputError.offset)")
-        }
-        if result.rejectRate > maxRejectRate {
-            let rate = DecimalFormat.shortest(result.rejectRate)
-            printError("grove-report: \(result.accounting.rejectedTotal) of \(result.accounting.lines) lines rejected (rate \(rate) > --max-reject-rate \(DecimalFormat.shortest(maxRejectRate))); see rejects.ndjson")
-        }
-        if result.grona.audit.leakCheck != 0 {
-            printError("grove-report: leak check failed: \(result.grona.audit.leakCheck) preview or consent-denied events reached the analysis (a bug: please report it)")
+    /// The JUnit file, the GitHub workflow commands on stdout, then the step summary.
+    private static func reportToCI(_ audit: PreviewAudit, _ options: CIReportOptions, _ diagnostics: inout DiagnosticsEngine) {
+        do throws(OutputError) {
+            if let path = options.junitPath { try CIReports.writeJUnit(audit, to: path) }
+            guard options.github else { return }
+            diagnostics.printOut(GitHubWorkflowCommands.errors(audit))
+            try CIReports.appendStepSummary(audit)
+        } catch {
+            diagnostics.fail(error)
         }
     }
 
-    static func printError(_ message: String) {
-        FileHandle.standardError.write(Data((message + "\n").utf8))
+    private static func render(_ options: Command.RenderOptions, _ diagnostics: inout DiagnosticsEngine) {
+        do throws(StageFailure) {
+            let result = try StageCommands.render(
+                to: options.outputDirectory, configuration: options.configuration, rejectsRaw: options.rejectsRaw,
+                wallSeconds: options.wallSeconds, lockWaitSeconds: options.lockWaitSeconds)
+            diagnostics.problems(of: result, maxRejectRate: options.maxRejectRate, violationsFail: false)
+        } catch {
+            diagnostics.fail(error)
+        }
+    }
+
+    private static func describeState(_ path: String, json: Bool, _ diagnostics: inout DiagnosticsEngine) {
+        do throws(StateError) {
+            let overview = try StateOverview(path: path)
+            if json { diagnostics.printOut(overview.json) } else { diagnostics.printOut(overview.text) }
+        } catch {
+            diagnostics.fail(error)
+        }
+    }
+
+    private static func generate(_ options: GeneratorOptions, into directory: String, _ diagnostics: inout DiagnosticsEngine) {
+        do throws(GeneratorError) {
+            let summary = try LogGenerator.generate(options, into: directory)
+            diagnostics.printOut(
+                "wrote \(summary.lines) lines (\(summary.badLines) bad) in \(summary.files.count) files to \(directory)\n")
+        } catch {
+            diagnostics.fail(error)
+        }
+    }
+
+    /// Runs `body` with a progress line on stderr when it is a terminal, erased before the
+    /// command prints anything else.
+    private static func withProgress<Result, Failure: Error>(
+        _ body: (ProgressCounters?) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        let progress = ProgressLine.startIfTerminal()
+        defer { progress?.stop() }
+        return try body(progress?.counters)
     }
 }

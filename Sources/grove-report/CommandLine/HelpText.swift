@@ -1,6 +1,6 @@
 /// The `--help` texts of the tool and its subcommands.
-public enum HelpText {
-    public static func forCommand(_ name: String) -> String? {
+enum HelpText {
+    static func forCommand(_ name: String) -> String? {
         switch name {
         case "run": run
         case "validate": validate
@@ -13,7 +13,7 @@ public enum HelpText {
         }
     }
 
-    public static let tool = """
+    static let tool = """
         grove-report: attribution and exposure reports from Grona and FunnelsGrove NDJSON logs.
 
         USAGE: grove-report <command> [options]
@@ -57,7 +57,7 @@ public enum HelpText {
                                      then exit 75.
         """
 
-    public static let run = """
+    static let run = """
         USAGE: grove-report run [INPUT...] [--out DIR] [options]
 
         Reads the logs and writes attribution.csv/json, exposure.csv/json, preview_audit.json,
@@ -76,7 +76,7 @@ public enum HelpText {
 
         """
 
-    public static let validate = """
+    static let validate = """
         USAGE: grove-report validate [INPUT...] [--out DIR] [options]
 
         Runs the same pipeline and prints the preview audit and the exposure health warnings.
@@ -93,7 +93,7 @@ public enum HelpText {
 
         """
 
-    public static let state = """
+    static let state = """
         USAGE: grove-report state FILE [--json]
 
         Prints the schema version of a --state file and its runs (id, start, status, options,
@@ -101,7 +101,7 @@ public enum HelpText {
 
         """
 
-    public static let generate = """
+    static let generate = """
         USAGE: grove-report generate --out DIR [--events N] [--seed S] [--files F | --days D] [--bad-share R]
                                      [--shape friendly|production]
 
@@ -125,7 +125,7 @@ public enum HelpText {
 
         """
 
-    public static let partial = """
+    static let partial = """
         USAGE: grove-report partial --name NAME [--index I] [--rejects-raw] < FILE > RECORDS
 
         Reads one input file (gzip or plain) from standard input, validates and aggregates it as
@@ -134,7 +134,7 @@ public enum HelpText {
 
         """
 
-    public static let merge = """
+    static let merge = """
         USAGE: grove-report merge [--join 1|2|3] [--preview-scope unit|event] < RECORDS > RECORDS
 
         Merges records of equal keys (associative and commutative). With --join N it then runs join
@@ -143,7 +143,7 @@ public enum HelpText {
 
         """
 
-    public static let render = """
+    static let render = """
         USAGE: grove-report render --out DIR [--config FILE] [--max-reject-rate R] [--rejects-raw]
                                    [--wall-seconds S] [--lock-wait S] < RECORDS
 

@@ -1,4 +1,5 @@
 import Foundation
+import GroveReport
 
 /// A progress line on stderr (files, MB, events/s), redrawn twice a second, only when stderr is a terminal.
 final class ProgressLine: Sendable {
