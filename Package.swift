@@ -45,7 +45,9 @@ let package = Package(
         ),
         .testTarget(
             name: "GroveReportTests",
-            dependencies: ["GroveReport", "GroveGenerator", "grove-report"]
+            dependencies: ["GroveReport", "GroveGenerator", "grove-report"],
+            // Golden files the tests read from the source tree (and regenerate there).
+            exclude: ["Golden"]
         ),
     ]
 )
