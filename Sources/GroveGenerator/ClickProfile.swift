@@ -1,5 +1,3 @@
-import GroveReport
-
 /// The UTM parameters of a link, as indices into `FunnelsGroveCatalog`'s tables.
 struct UTMSelection {
     var campaign: Int

@@ -1,5 +1,3 @@
-import GroveReport
-
 /// What a simulator remembers of one kind of entity (clicks, decisions, installs…) so later
 /// lines can refer back to it: the recent ones always, and with `generate --days` also a long
 /// memory per kind of reference, so a reference can reach back days as in real journeys.

@@ -1,5 +1,3 @@
-import GroveReport
-
 /// The generator's endless sequence of lines: it draws each line's time and kind, lets the
 /// FunnelsGrove or Grona simulator (half the traffic each) or the defect writer fill it in, and
 /// collects the bytes in one reusable buffer for the compressor.

@@ -1,5 +1,3 @@
-import GroveReport
-
 /// Simulates the FunnelsGrove resolver, app and customer backend: clicks and the resolver's
 /// duplicate lines; opens with retries, conflicts, orphans and unresolved ones; bindings of clicks
 /// to verified emails with retries, conflicts and orphans.

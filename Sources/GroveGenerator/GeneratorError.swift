@@ -1,5 +1,3 @@
-import GroveReport
-
 /// Why `grove-report generate` could not write its synthetic logs, phrased so the person running
 /// it knows what to change.
 public enum GeneratorError: Error, CustomStringConvertible, Equatable {

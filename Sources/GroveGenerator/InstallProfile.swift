@@ -1,5 +1,3 @@
-import GroveReport
-
 /// How an event spells its consent: `absent` (no key) and `null` both mean the default, `unknown`.
 enum ConsentSpelling: CaseIterable {
     case granted, unknown, absent, null, denied

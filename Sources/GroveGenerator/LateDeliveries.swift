@@ -1,5 +1,3 @@
-import GroveReport
-
 /// Lines the export delivers late (`generate --days`): each keeps its `ts` but is held back
 /// and written at the start of a later day's file, as a backfilled export would. A click that
 /// arrives this way resolves the opens and bindings of earlier files; an order, a decision or a

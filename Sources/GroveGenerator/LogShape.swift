@@ -1,5 +1,3 @@
-import GroveReport
-
 /// How the generated logs look: the friendly default, or shaped like production SDK logs.
 public enum LogShape: String, Sendable, CaseIterable {
     /// Compact lines (about 215 bytes) and few distinct installs: the shape of `SampleData/`,

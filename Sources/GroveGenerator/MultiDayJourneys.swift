@@ -1,5 +1,3 @@
-import GroveReport
-
 /// How far journeys reach across midnight with `generate --days`: how old the entity a later line
 /// refers to may be, and how often the line reaches back days instead of minutes. Without
 /// `--days` none of this applies and the generator keeps its minutes-old references.

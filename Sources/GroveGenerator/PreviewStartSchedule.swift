@@ -1,5 +1,3 @@
-import GroveReport
-
 /// With `generate --days`, three testers in four start previewing only some hours to days after
 /// their install first appears: until then they use the app as ordinary users, bucketed in
 /// campaigns like anyone else (mostly the one they will preview). When they start — at their

@@ -1,5 +1,3 @@
-import GroveReport
-
 /// A fixed-size ring of recently created entities (click, open, install, order numbers…), so that
 /// later lines can refer back to them — a duplicate click, an open of a known click, an order by
 /// an exposed install — while memory stays the same however many lines are generated.

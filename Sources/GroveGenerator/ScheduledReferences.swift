@@ -1,5 +1,3 @@
-import GroveReport
-
 /// The long memory behind one kind of reference with `generate --days` (opens of a click,
 /// bindings of a click, orders after a decision…): when an entity is created it is given, now
 /// and then, a later reference due some hours to days on, and a referring line that reaches

@@ -1,5 +1,3 @@
-import GroveReport
-
 /// SplitMix64: a tiny generator whose output depends on nothing but its seed, so
 /// `generate --seed S` writes the same bytes on every machine and with every Swift release.
 /// (The system generator is not seedable, and the standard library's bounded-integer algorithms

@@ -1,5 +1,3 @@
-import GroveReport
-
 /// Picks an index with a probability proportional to fixed integer weights, which is how the
 /// generator keeps every kind of line in a realistic proportion.
 struct WeightedChoice: Sendable {
