@@ -28,17 +28,26 @@ let package = Package(
             name: "CISAL",
             path: "Sources/CISAL"
         ),
+        // The pipeline: input, events, aggregation, statistics, reports, stages, state.
         .target(
             name: "GroveReport",
             dependencies: ["CZlib", "CISAL", "CCrypto", "CSQLite"]
         ),
+        // The synthetic log generator: writes the events the pipeline reads (and the bad lines it rejects).
+        .target(
+            name: "GroveGenerator",
+            dependencies: ["GroveReport", "CZlib"]
+        ),
+        // The command line: arguments, help, stdout/stderr, progress and the one exit policy.
         .executableTarget(
             name: "grove-report",
-            dependencies: ["GroveReport"]
+            dependencies: ["GroveReport", "GroveGenerator"]
         ),
         .testTarget(
             name: "GroveReportTests",
-            dependencies: ["GroveReport"]
+            dependencies: ["GroveReport", "GroveGenerator", "grove-report"],
+            // Golden files the tests read from the source tree (and regenerate there).
+            exclude: ["Golden"]
         ),
     ]
 )

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import GroveGenerator
 @testable import GroveReport
 
 /// A fresh directory under the system's temporary directory, removed after `body`.

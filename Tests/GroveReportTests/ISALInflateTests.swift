@@ -1,6 +1,8 @@
 import Foundation
 import Testing
+@testable import GroveGenerator
 @testable import GroveReport
+@testable import grove_report
 
 /// `--inflate isal` gives zlib's bytes, faults and offsets on every input, well-formed or not.
 @Suite(.enabled(if: ISALLibrary.loadError == nil, "needs libisal.so.2 (Debian libisal2; .ci/install-deps)"))

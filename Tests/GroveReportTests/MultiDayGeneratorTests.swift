@@ -1,6 +1,8 @@
 import Foundation
 import Testing
+@testable import GroveGenerator
 @testable import GroveReport
+@testable import grove_report
 
 /// `generate --days`: one file per day, journeys that cross midnight within their limits.
 struct MultiDayGeneratorTests {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import GroveGenerator
 @testable import GroveReport
 
 /// `generate --days` logs run the way cron runs them — one day's file a night, in day order, on

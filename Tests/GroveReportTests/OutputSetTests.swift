@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GroveReport
+@testable import grove_report
 
 /// Consistent report sets (docs/OUTPUTS.md, Writing atomically): the `outputs` manifest, one writer per directory,
 /// no temporaries left behind, exit 74 for outputs that cannot be written.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import GroveGenerator
 @testable import GroveReport
 
 /// Preview links through the built binary: preview-install exclusion by scope, and pairing codes

@@ -1,10 +1,14 @@
 import Foundation
 import Testing
+@testable import GroveGenerator
 @testable import GroveReport
 
 /// Order-independence, partition-independence and accounting properties over generated data.
 struct PropertyTests {
-    static let lines: [String] = (try? generatedLines(events: 6000, seed: 42)) ?? []
+    /// Generated once for every test here and in `StageTests`. A generation failure is kept and
+    /// rethrown by `lines`, so each test that reads them fails instead of comparing empty with empty.
+    static let generated = Result { try generatedLines(events: 6000, seed: 42) }
+    static var lines: [String] { get throws { try generated.get() } }
 
     /// The partition key of a line's event: its join key, or the line itself for non-events.
     func partitionKey(_ line: String) -> UInt64 {
@@ -23,18 +27,18 @@ struct PropertyTests {
         return symbols.string(key).stableHash
     }
 
-    @Test func theGeneratedDataCoversEveryBucket() {
-        let state = partialState(Self.lines)
-        #expect(Self.lines.count > 6000)
+    @Test func theGeneratedDataCoversEveryBucket() throws {
+        let state = partialState(try Self.lines)
+        #expect(try Self.lines.count > 6000)
         for type in EventType.allCases { #expect(state.accounting.accepted(type) > 0, "no \(type.name)") }
         #expect(state.accounting.rejectedTotal > 0)
         #expect(state.accounting.ignored(.blank) > 0)
     }
 
-    @Test func theAccountingAlwaysSumsToTheLinesRead() {
+    @Test func theAccountingAlwaysSumsToTheLinesRead() throws {
         var random = SeededRandom(seed: 7)
         for _ in 0..<5 {
-            let sample = Array(Self.lines.shuffled(using: &random).prefix(Int.random(in: 100...3000, using: &random)))
+            let sample = Array(try Self.lines.shuffled(using: &random).prefix(Int.random(in: 100...3000, using: &random)))
             let accounting = partialState(sample).accounting
             let buckets = accounting.acceptedTotal + IgnoreReason.allCases.reduce(0) { $0 + accounting.ignored($1) }
                 + accounting.rejectedTotal
@@ -44,11 +48,11 @@ struct PropertyTests {
     }
 
     @Test(arguments: 1...8)
-    func partitionedShuffledInputMergesToTheSameBytes(partitions: Int) {
-        let expected = renderedReports(partialState(Self.lines))
+    func partitionedShuffledInputMergesToTheSameBytes(partitions: Int) throws {
+        let expected = renderedReports(partialState(try Self.lines))
         var random = SeededRandom(seed: UInt64(partitions))
         var byKey = [[String]](repeating: [], count: partitions)
-        for line in Self.lines.shuffled(using: &random) {
+        for line in try Self.lines.shuffled(using: &random) {
             byKey[Int(partitionKey(line) % UInt64(partitions))].append(line)
         }
         var merged = PartialState()
@@ -57,16 +61,16 @@ struct PropertyTests {
 
         // Arbitrary splits (not by key) merge to the same result too.
         var arbitrary = [[String]](repeating: [], count: partitions)
-        for line in Self.lines { arbitrary[Int.random(in: 0..<partitions, using: &random)].append(line) }
+        for line in try Self.lines { arbitrary[Int.random(in: 0..<partitions, using: &random)].append(line) }
         var mergedArbitrary = PartialState()
         for partition in arbitrary.reversed() { mergedArbitrary.merge(partialState(partition.shuffled(using: &random))) }
         #expect(renderedReports(mergedArbitrary) == expected)
         #expect(mergedArbitrary.accounting == merged.accounting)
-        #expect(merged.accounting == partialState(Self.lines).accounting)
+        #expect(merged.accounting == partialState(try Self.lines).accounting)
     }
 
     @Test func aPreviewEventAddedAnywhereChangesExposureOnlyThroughTheUnitScopeRule() throws {
-        let base = partialState(Self.lines)
+        let base = partialState(try Self.lines)
         let before = base.gronaResult(configuration: nil, scope: .event)
         var random = SeededRandom(seed: 99)
         for _ in 0..<20 {
@@ -74,14 +78,14 @@ struct PropertyTests {
             let campaign = ["spring-banner", "checkout-test", "onboarding", "new-campaign"].randomElement(using: &random)!
             let install = "install-\(Int.random(in: 0..<5000, using: &random))"
             let line = #"{"type":"decision","ts":"2026-03-02T10:00:00Z","installId":"\#(install)","campaignId":"\#(campaign)","variantId":"v","isPreview":true}"#
-            var lines = Self.lines
+            var lines = try Self.lines
             lines.insert(line, at: Int.random(in: 0...lines.count, using: &random))
             let after = partialState(lines).gronaResult(configuration: nil, scope: .event)
             // Under event scope a flagged event changes no exposure row at all.
             #expect(ExposureReport.csv(after.exposure) == ExposureReport.csv(before.exposure))
             // Under unit scope it changes exposure exactly as removing the install's clean events of that campaign.
             let withPreview = partialState(lines).gronaResult(configuration: nil, scope: .unit)
-            let withoutInstall = partialState(Self.lines.filter { !isCleanEvent($0, campaign: campaign, install: install) })
+            let withoutInstall = partialState(try Self.lines.filter { !isCleanEvent($0, campaign: campaign, install: install) })
                 .gronaResult(configuration: nil, scope: .unit)
             #expect(ExposureReport.csv(withPreview.exposure) == ExposureReport.csv(withoutInstall.exposure))
         }

@@ -1,4 +1,5 @@
 import Testing
+@testable import GroveGenerator
 @testable import GroveReport
 
 private func redact(_ bytes: [UInt8]) -> [UInt8] {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import GroveGenerator
 @testable import GroveReport
 
 /// The committed `Reports/` are exactly what `run` writes for the committed `SampleData/`.

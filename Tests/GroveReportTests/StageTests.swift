@@ -1,11 +1,12 @@
 import Foundation
 import Testing
+@testable import GroveGenerator
 @testable import GroveReport
 
 /// The stage filters (`partial`, `merge --join N`, `render`) give the reports of `run`, however
 /// the records are partitioned between shuffles.
 struct StageTests {
-    static let lines = PropertyTests.lines
+    static var lines: [String] { get throws { try PropertyTests.lines } }
 
     /// Records as lines, each `KEY<TAB>VALUE`.
     func recordLines(_ state: PartialState) -> [ArraySlice<UInt8>] {
@@ -26,13 +27,13 @@ struct StageTests {
 
     @Test(arguments: [1, 2, 7])
     func shuffledStagesGiveTheReportsOfRun(partitions: Int) throws {
-        var expected = partialState(Self.lines)
+        var expected = partialState(try Self.lines)
         expected.joinAll(scope: .unit)
         // Three "files", each its own partial state, as `partial` would write them.
         var records: [ArraySlice<UInt8>] = []
-        let fileSize = Self.lines.count / 3 + 1
-        for start in stride(from: 0, to: Self.lines.count, by: fileSize) {
-            records += recordLines(partialState(Array(Self.lines[start..<min(start + fileSize, Self.lines.count)])))
+        let fileSize = try Self.lines.count / 3 + 1
+        for start in stride(from: 0, to: try Self.lines.count, by: fileSize) {
+            records += recordLines(partialState(Array(try Self.lines[start..<min(start + fileSize, Self.lines.count)])))
         }
         for stage in 1...3 {
             var shuffled = [[ArraySlice<UInt8>]](repeating: [], count: partitions)
@@ -60,7 +61,7 @@ struct StageTests {
     }
 
     @Test func mergeIsCommutativeAndAssociativeOnRecords() throws {
-        let parts = [Array(Self.lines[0..<2000]), Array(Self.lines[2000..<4000]), Array(Self.lines[4000...])]
+        let parts = try [Array(Self.lines[0..<2000]), Array(Self.lines[2000..<4000]), Array(Self.lines[4000...])]
             .map { recordLines(partialState($0)) }
         let leftFirst = try decode(recordLines(try decode(parts[0] + parts[1])) + parts[2])
         let rightFirst = try decode(parts[2] + recordLines(try decode(parts[1] + parts[0])))
@@ -83,8 +84,8 @@ struct StageTests {
 }
 
 extension StageTests {
-    @Test func corruptedRecordsAreRefusedOrReadNeverCrash() {
-        let valid = recordLines(partialState(Array(Self.lines.prefix(500))))
+    @Test func corruptedRecordsAreRefusedOrReadNeverCrash() throws {
+        let valid = recordLines(partialState(Array(try Self.lines.prefix(500))))
         var random = SeededRandom(seed: 21)
         var refused = 0
         for _ in 0..<2000 {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import GroveGenerator
 @testable import GroveReport
 
 /// `run --state`: nights that add up to one big run, inputs counted once, all-or-nothing runs,

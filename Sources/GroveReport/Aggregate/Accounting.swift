@@ -3,27 +3,27 @@
 /// A mergeable partial: counts add up, input errors are kept sorted, so merging partials in any
 /// order gives the same totals.
 public struct Accounting: Sendable, Equatable {
-    public internal(set) var accepted = [Int](repeating: 0, count: EventType.allCases.count)
-    public internal(set) var ignored = [Int](repeating: 0, count: IgnoreReason.allCases.count)
-    public internal(set) var rejected: [RejectReason: Int] = [:]
+    var accepted = [Int](repeating: 0, count: EventType.allCases.count)
+    var ignored = [Int](repeating: 0, count: IgnoreReason.allCases.count)
+    var rejected: [RejectReason: Int] = [:]
     public var inputErrors: [InputError] = []
-    public var files = 0
-    public var bytes = ByteCounts()
+    var files = 0
+    var bytes = ByteCounts()
 
-    public init() {}
+    init() {}
 
     /// Every line read: the sum of the three buckets, by construction.
     public var lines: Int { acceptedTotal + ignored.reduce(0, +) + rejectedTotal }
 
-    public var acceptedTotal: Int { accepted.reduce(0, +) }
+    var acceptedTotal: Int { accepted.reduce(0, +) }
 
     public var rejectedTotal: Int { rejected.values.reduce(0, +) }
 
-    public func accepted(_ type: EventType) -> Int { accepted[type.rawValue] }
+    func accepted(_ type: EventType) -> Int { accepted[type.rawValue] }
 
-    public func ignored(_ reason: IgnoreReason) -> Int { ignored[reason.rawValue] }
+    func ignored(_ reason: IgnoreReason) -> Int { ignored[reason.rawValue] }
 
-    public mutating func count(_ outcome: LineOutcome) {
+    mutating func count(_ outcome: LineOutcome) {
         switch outcome {
         case .accepted(let event): accepted[event.type.rawValue] += 1
         case .ignored(let reason): ignored[reason.rawValue] += 1
@@ -31,11 +31,11 @@ public struct Accounting: Sendable, Equatable {
         }
     }
 
-    public mutating func countRejection(_ reason: RejectReason) {
+    mutating func countRejection(_ reason: RejectReason) {
         rejected[reason, default: 0] += 1
     }
 
-    public mutating func merge(_ other: Accounting) {
+    mutating func merge(_ other: Accounting) {
         for index in accepted.indices { accepted[index] += other.accepted[index] }
         for index in ignored.indices { ignored[index] += other.ignored[index] }
         rejected.merge(other.rejected, uniquingKeysWith: +)

@@ -1,19 +1,19 @@
 /// Everything one worker learns from its share of the input: the accounting and the partial
 /// states of attribution and exposure, with the symbol table their events were interned into.
 /// Partials merge in any order to the same whole.
-public struct PartialState: Sendable {
-    public var symbols = SymbolTable()
-    public var accounting = Accounting()
-    public var attribution = AttributionState()
-    public var grona = GronaState()
-    public var joins = JoinState()
+struct PartialState: Sendable {
+    var symbols = SymbolTable()
+    var accounting = Accounting()
+    var attribution = AttributionState()
+    var grona = GronaState()
+    var joins = JoinState()
     /// Rejected lines, held here only by the stage commands (`run` spools them to disk instead).
-    public var rejects: [RejectRecord] = []
+    var rejects: [RejectRecord] = []
 
-    public init() {}
+    init() {}
 
     /// Routes an accepted event (interned into `symbols`) to the analysis that uses it.
-    public mutating func add(_ event: Event) {
+    mutating func add(_ event: Event) {
         switch event {
         case .linkClick, .linkOpen, .clickBind: attribution.add(event, symbols: symbols)
         case .decision, .impression, .order, .grant, .previewLink: grona.add(event, symbols: symbols)
@@ -23,7 +23,7 @@ public struct PartialState: Sendable {
     /// Merges `other` in, releasing each of its parts as soon as it is merged, so that merging two
     /// large partials needs little more memory than the merged result. Attribution and the rest
     /// touch disjoint stores and merge on two threads.
-    public mutating func merge(_ other: consuming PartialState) {
+    mutating func merge(_ other: consuming PartialState) {
         let translation = other.symbols.translation(into: &symbols)
         other.symbols = SymbolTable()
         accounting.merge(other.accounting)
@@ -47,14 +47,14 @@ public struct PartialState: Sendable {
     }
 
     /// Attribution rows and totals of a merged stage-0 state: the join stages run on a copy.
-    public func attributionResult() -> AttributionResult {
+    func attributionResult() -> AttributionResult {
         var joined = self
         joined.joinAll(scope: .unit)
         return joined.attributionReport()
     }
 
     /// Exposure rows and the preview audit of a merged stage-0 state: the join stages run on a copy.
-    public func gronaResult(configuration: Configuration?, scope: PreviewScope) -> GronaResult {
+    func gronaResult(configuration: Configuration?, scope: PreviewScope) -> GronaResult {
         var joined = self
         joined.joinAll(scope: scope)
         return joined.exposureReport(configuration: configuration)

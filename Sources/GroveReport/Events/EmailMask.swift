@@ -10,11 +10,11 @@ import Glibc
 /// local characters before it (not reaching into an earlier token), the domain is one label and
 /// then every following `.label`; a text without `@` is returned untouched without a copy, which
 /// keeps the cost on the hot path to one `memchr`.
-public enum EmailMask {
-    public static let replacement: [UInt8] = Array("[email]".utf8)
+enum EmailMask {
+    static let replacement: [UInt8] = Array("[email]".utf8)
 
     /// The masked bytes, or nil when `text` holds no email-like token.
-    public static func masked(_ text: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+    static func masked(_ text: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
         guard let base = text.baseAddress, !text.isEmpty, memchr(base, 0x40, text.count) != nil else { return nil }
         var output: [UInt8]?
         // Bytes before `copied` are already in `output` (or were left untouched when it is nil).
@@ -43,15 +43,15 @@ public enum EmailMask {
     }
 
     /// `text` with every token masked (itself when it holds none).
-    public static func apply(_ text: [UInt8]) -> [UInt8] {
+    static func apply(_ text: [UInt8]) -> [UInt8] {
         text.withUnsafeBufferPointer { masked($0) } ?? text
     }
 
-    public static func apply(_ text: ByteString) -> ByteString {
+    static func apply(_ text: ByteString) -> ByteString {
         text.bytes.withUnsafeBufferPointer { masked($0) }.map(ByteString.init) ?? text
     }
 
-    public static func apply(_ text: String) -> String {
+    static func apply(_ text: String) -> String {
         guard let masked = Array(text.utf8).withUnsafeBufferPointer({ masked($0) }) else { return text }
         return String(decoding: masked, as: UTF8.self)
     }

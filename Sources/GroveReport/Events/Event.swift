@@ -1,65 +1,65 @@
 /// Whether the shopper allowed analytics; `denied` events are accepted but never analysed.
-public enum Consent: UInt8, Sendable {
+enum Consent: UInt8, Sendable {
     case granted, unknown, denied
 }
 
 /// What a Grona decision assigns a variant to: the app install or the identified customer.
-public enum DecisionUnit: UInt8, Sendable {
+enum DecisionUnit: UInt8, Sendable {
     case install, customer
 }
 
 /// Where a FunnelsGrove link click was sent.
-public enum Route: UInt8, Sendable {
+enum Route: UInt8, Sendable {
     case store, app
 }
 
 /// The fields every Grona event carries about who produced it.
 ///
 /// Events hold `Symbol`s of the `SymbolTable` they were validated into, never heap strings.
-public struct GronaSubject: Sendable, Hashable {
-    public var installId: Symbol
-    public var customerId: Symbol?
-    public var consent: Consent
+struct GronaSubject: Sendable, Hashable {
+    var installId: Symbol
+    var customerId: Symbol?
+    var consent: Consent
 }
 
 /// A Grona `decision`: the SDK assigned a variant of a campaign to a unit.
-public struct Decision: Sendable, Hashable {
-    public var ts: Instant
-    public var subject: GronaSubject
-    public var campaignId: Symbol
-    public var variantId: Symbol
+struct Decision: Sendable, Hashable {
+    var ts: Instant
+    var subject: GronaSubject
+    var campaignId: Symbol
+    var variantId: Symbol
     /// True when `isPreview` or `preview` is true.
-    public var isPreview: Bool
-    public var control: Bool
-    public var unit: DecisionUnit
+    var isPreview: Bool
+    var control: Bool
+    var unit: DecisionUnit
 }
 
 /// A Grona `impression`: a variant was shown.
-public struct Impression: Sendable, Hashable {
-    public var ts: Instant
-    public var subject: GronaSubject
-    public var campaignId: Symbol
-    public var variantId: Symbol
-    public var isPreview: Bool
+struct Impression: Sendable, Hashable {
+    var ts: Instant
+    var subject: GronaSubject
+    var campaignId: Symbol
+    var variantId: Symbol
+    var isPreview: Bool
 }
 
 /// A Grona `order`: a purchase, matched to units for conversions.
-public struct Order: Sendable, Hashable {
-    public var ts: Instant
-    public var subject: GronaSubject
-    public var orderId: Symbol
-    public var amountMinor: Int64
-    public var isPreview: Bool
+struct Order: Sendable, Hashable {
+    var ts: Instant
+    var subject: GronaSubject
+    var orderId: Symbol
+    var amountMinor: Int64
+    var isPreview: Bool
 }
 
 /// A Grona `grant`: an offer of a campaign variant was granted.
-public struct Grant: Sendable, Hashable {
-    public var ts: Instant
-    public var subject: GronaSubject
-    public var campaignId: Symbol
-    public var variantId: Symbol
-    public var offerId: Symbol
-    public var isPreview: Bool
+struct Grant: Sendable, Hashable {
+    var ts: Instant
+    var subject: GronaSubject
+    var campaignId: Symbol
+    var variantId: Symbol
+    var offerId: Symbol
+    var isPreview: Bool
 }
 
 /// What the SDK did with a preview link it recognized (docs/EVENTS.md, `preview_link`).
@@ -88,25 +88,25 @@ public enum PreviewLinkOutcome: Int, CaseIterable, Sendable {
 ///
 /// Only the kind of its URL is kept: the URL may hold a pairing code, a one-time credential that
 /// must never reach an output. It carries no preview flag.
-public struct PreviewLink: Sendable, Hashable {
-    public var ts: Instant
-    public var subject: GronaSubject
-    public var kind: PreviewLinkKind
-    public var outcome: PreviewLinkOutcome
+struct PreviewLink: Sendable, Hashable {
+    var ts: Instant
+    var subject: GronaSubject
+    var kind: PreviewLinkKind
+    var outcome: PreviewLinkOutcome
     /// Present whenever `outcome` is `paired`.
-    public var campaignId: Symbol?
-    public var variantId: Symbol?
-    public var pinExpiresAt: Instant?
+    var campaignId: Symbol?
+    var variantId: Symbol?
+    var pinExpiresAt: Instant?
 }
 
 /// The five `utm_*` parameters of a link, an empty string already turned into absent.
 ///
 /// Stored as symbol numbers plus one (0 = absent): four bytes a parameter instead of an
 /// optional's eight, which matters in records kept per click and per open.
-public struct UTMParameters: Sendable, Hashable {
+struct UTMParameters: Sendable, Hashable {
     private var stored: (UInt32, UInt32, UInt32, UInt32, UInt32) = (0, 0, 0, 0, 0)
 
-    public init(
+    init(
         campaign: Symbol? = nil, source: Symbol? = nil, medium: Symbol? = nil,
         content: Symbol? = nil, term: Symbol? = nil
     ) {
@@ -117,20 +117,20 @@ public struct UTMParameters: Sendable, Hashable {
 
     private static func unpack(_ value: UInt32) -> Symbol? { value == 0 ? nil : Symbol(raw: value - 1) }
 
-    public var campaign: Symbol? { Self.unpack(stored.0) }
-    public var source: Symbol? { Self.unpack(stored.1) }
-    public var medium: Symbol? { Self.unpack(stored.2) }
-    public var content: Symbol? { Self.unpack(stored.3) }
-    public var term: Symbol? { Self.unpack(stored.4) }
+    var campaign: Symbol? { Self.unpack(stored.0) }
+    var source: Symbol? { Self.unpack(stored.1) }
+    var medium: Symbol? { Self.unpack(stored.2) }
+    var content: Symbol? { Self.unpack(stored.3) }
+    var term: Symbol? { Self.unpack(stored.4) }
 
     /// The five parameters in tie-break order.
     var all: [Symbol?] { [campaign, source, medium, content, term] }
 
-    public static func == (lhs: UTMParameters, rhs: UTMParameters) -> Bool {
+    static func == (lhs: UTMParameters, rhs: UTMParameters) -> Bool {
         lhs.stored == rhs.stored
     }
 
-    public func hash(into hasher: inout Hasher) {
+    func hash(into hasher: inout Hasher) {
         hasher.combine(stored.0)
         hasher.combine(stored.1)
         hasher.combine(stored.2)
@@ -140,37 +140,37 @@ public struct UTMParameters: Sendable, Hashable {
 }
 
 /// A FunnelsGrove `link_click` recorded by the resolver.
-public struct LinkClick: Sendable, Hashable {
-    public var ts: Instant
-    public var clickId: Symbol
-    public var appKey: Symbol
-    public var slug: Symbol
-    public var route: Route
-    public var utm: UTMParameters
+struct LinkClick: Sendable, Hashable {
+    var ts: Instant
+    var clickId: Symbol
+    var appKey: Symbol
+    var slug: Symbol
+    var route: Route
+    var utm: UTMParameters
 }
 
 /// A FunnelsGrove `link_open` recorded by the app; `destination` is validated but not kept.
-public struct LinkOpen: Sendable, Hashable {
-    public var ts: Instant
-    public var openId: Symbol
-    public var appKey: Symbol
-    public var slug: Symbol
-    public var clickId: Symbol?
+struct LinkOpen: Sendable, Hashable {
+    var ts: Instant
+    var openId: Symbol
+    var appKey: Symbol
+    var slug: Symbol
+    var clickId: Symbol?
     /// Opaque: compared as bytes for retries, never decoded.
-    public var context: Symbol?
-    public var utm: UTMParameters
+    var context: Symbol?
+    var utm: UTMParameters
 }
 
 /// A FunnelsGrove `click_bind`: the backend bound a click to a verified email after login.
-public struct ClickBind: Sendable, Hashable {
-    public var ts: Instant
-    public var clickId: Symbol
+struct ClickBind: Sendable, Hashable {
+    var ts: Instant
+    var clickId: Symbol
     /// Trimmed and ASCII-lower-cased; lives in memory only, never in an output.
-    public var normalizedEmail: Symbol
+    var normalizedEmail: Symbol
 }
 
 /// An accepted event: one line that passed every check of docs/EVENTS.md.
-public enum Event: Sendable, Hashable {
+enum Event: Sendable, Hashable {
     case decision(Decision)
     case impression(Impression)
     case order(Order)
@@ -180,7 +180,7 @@ public enum Event: Sendable, Hashable {
     case clickBind(ClickBind)
     case previewLink(PreviewLink)
 
-    public var type: EventType {
+    var type: EventType {
         switch self {
         case .decision: .decision
         case .impression: .impression
@@ -195,11 +195,11 @@ public enum Event: Sendable, Hashable {
 }
 
 /// The eight event types, in the order reports list them (`preview_link`, the newest, last).
-public enum EventType: Int, CaseIterable, Sendable, Comparable {
+enum EventType: Int, CaseIterable, Sendable, Comparable {
     case decision, impression, order, grant, linkClick, linkOpen, clickBind, previewLink
 
     /// The `type` value in the log.
-    public var name: String {
+    var name: String {
         switch self {
         case .decision: "decision"
         case .impression: "impression"
@@ -213,7 +213,7 @@ public enum EventType: Int, CaseIterable, Sendable, Comparable {
     }
 
     /// The Grona types that carry a preview flag: the preview and consent-denied totals count these.
-    public static let grona: [EventType] = [.decision, .impression, .order, .grant]
+    static let grona: [EventType] = [.decision, .impression, .order, .grant]
 
-    public static func < (lhs: EventType, rhs: EventType) -> Bool { lhs.rawValue < rhs.rawValue }
+    static func < (lhs: EventType, rhs: EventType) -> Bool { lhs.rawValue < rhs.rawValue }
 }

@@ -196,14 +196,14 @@ enum EmailNormalizer {
 }
 
 /// Classifies one line into its accounting bucket; keep one per thread to reuse its buffers.
-public struct LineClassifier {
+struct LineClassifier {
     private var reader = JSONObjectReader()
 
-    public init() {}
+    init() {}
 
     /// The outcome of a line no longer than the limit, without its line ending; the strings an
     /// accepted event keeps are interned into `symbols`.
-    public mutating func classify(_ line: UnsafeBufferPointer<UInt8>, _ symbols: inout SymbolTable) -> LineOutcome {
+    mutating func classify(_ line: UnsafeBufferPointer<UInt8>, _ symbols: inout SymbolTable) -> LineOutcome {
         if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return .ignored(.blank) }
         guard reader.parse(line) else { return .rejected(.invalidJSON) }
         return reader.withObject(line) { object in

@@ -6,7 +6,7 @@ import Glibc
 ///
 /// The reader resolves each top-level key to one of these once, while parsing, so validation
 /// looks fields up by index and finds duplicates of known keys with a bit set.
-public enum FieldName: UInt8, CaseIterable, Sendable {
+enum FieldName: UInt8, CaseIterable, Sendable {
     case type, ts
     case installId, customerId, consent
     case campaignId, variantId, isPreview, preview, control, unit
@@ -17,7 +17,7 @@ public enum FieldName: UInt8, CaseIterable, Sendable {
     case url, outcome, pinExpiresAt, reason
 
     /// The key as it appears in the log.
-    public var key: StaticString {
+    var key: StaticString {
         switch self {
         case .type: "type"
         case .ts: "ts"

@@ -1,5 +1,5 @@
 /// The kind of a JSON value.
-public enum JSONKind: UInt8, Sendable {
+enum JSONKind: UInt8, Sendable {
     case string, number, trueLiteral, falseLiteral, null, object, array
 }
 
@@ -26,9 +26,9 @@ struct JSONField {
 /// this reader works on bytes: it validates UTF-8, escapes (rejecting lone surrogates), the number
 /// grammar, the nesting limit and trailing bytes, and records the top-level members as spans.
 /// Reuse one reader per thread: its buffers are kept between lines.
-public struct JSONObjectReader {
+struct JSONObjectReader {
     /// The deepest nesting accepted; the top-level object is depth 1.
-    public static let maximumDepth = 64
+    static let maximumDepth = 64
 
     var scratch: [UInt8] = []
     var fields: [JSONField] = []
@@ -43,12 +43,12 @@ public struct JSONObjectReader {
     /// Up to this many unknown keys are compared pairwise by fingerprint; more go through a set.
     static let pairwiseUnknownKeyLimit = 32
 
-    public init() {
+    init() {
         fields.reserveCapacity(32)
     }
 
     /// Parses `line`; on success the top-level members are available through `withObject`.
-    public mutating func parse(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+    mutating func parse(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
         scratch.removeAll(keepingCapacity: true)
         fields.removeAll(keepingCapacity: true)
         while namesSeen != 0 {
@@ -126,7 +126,7 @@ public struct JSONObjectReader {
     }
 
     /// Calls `body` with a view of the object parsed last from `line`.
-    public func withObject<Result>(
+    func withObject<Result>(
         _ line: UnsafeBufferPointer<UInt8>, _ body: (ParsedObject) throws -> Result
     ) rethrows -> Result {
         try scratch.withUnsafeBufferPointer { scratchBytes in

@@ -2,7 +2,7 @@
 ///
 /// Built on the same strict scanner as the hot-path reader; object members keep their order and
 /// duplicates (the caller decides what a duplicate means).
-public indirect enum JSONValue: Equatable, Sendable {
+indirect enum JSONValue: Equatable, Sendable {
     case string(String)
     case number(Double)
     case bool(Bool)
@@ -11,7 +11,7 @@ public indirect enum JSONValue: Equatable, Sendable {
     case object([(key: String, value: JSONValue)])
 
     /// Parses a complete document; nil when it is not valid JSON.
-    public static func parse(_ bytes: [UInt8]) -> JSONValue? {
+    static func parse(_ bytes: [UInt8]) -> JSONValue? {
         bytes.withUnsafeBufferPointer { buffer in
             var scanner = JSONScanner(bytes: buffer)
             scanner.skipWhitespace()
@@ -22,12 +22,12 @@ public indirect enum JSONValue: Equatable, Sendable {
     }
 
     /// The value of the first member named `key`, when this is an object.
-    public subscript(key: String) -> JSONValue? {
+    subscript(key: String) -> JSONValue? {
         guard case .object(let members) = self else { return nil }
         return members.first { $0.key == key }?.value
     }
 
-    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+    static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
         switch (lhs, rhs) {
         case let (.string(left), .string(right)): return left == right
         case let (.number(left), .number(right)): return left == right

@@ -1,5 +1,5 @@
 /// Why a line was rejected (docs/EVENTS.md, Reject reasons), in its words.
-public enum RejectReason: Error, Hashable, Sendable {
+enum RejectReason: Error, Hashable, Sendable {
     case lineTooLong
     case invalidJSON
     case duplicateKey(ByteString)
@@ -8,7 +8,7 @@ public enum RejectReason: Error, Hashable, Sendable {
     case disallowedField(ByteString)
 
     /// The reason a `text` names; nil for text that is no reason.
-    public init?(text: ByteString) {
+    init?(text: ByteString) {
         let bytes = text.bytes
         let simple: [(String, RejectReason)] = [("line_too_long", .lineTooLong), ("invalid_json", .invalidJSON)]
         if let match = simple.first(where: { Array($0.0.utf8) == bytes }) {
@@ -27,7 +27,7 @@ public enum RejectReason: Error, Hashable, Sendable {
     }
 
     /// The reason as written in `summary.json` and `rejects.ndjson`, e.g. `missing_field:ts`.
-    public var text: ByteString {
+    var text: ByteString {
         switch self {
         case .lineTooLong: ByteString("line_too_long")
         case .invalidJSON: ByteString("invalid_json")
@@ -40,11 +40,11 @@ public enum RejectReason: Error, Hashable, Sendable {
 }
 
 /// Why a line was ignored: it holds nothing, or an event type this version does not know.
-public enum IgnoreReason: Int, CaseIterable, Hashable, Sendable {
+enum IgnoreReason: Int, CaseIterable, Hashable, Sendable {
     case blank
     case unknownType
 
-    public var name: String {
+    var name: String {
         switch self {
         case .blank: "blank"
         case .unknownType: "unknown_type"
@@ -53,7 +53,7 @@ public enum IgnoreReason: Int, CaseIterable, Hashable, Sendable {
 }
 
 /// The one accounting bucket every line ends in.
-public enum LineOutcome: Sendable, Equatable {
+enum LineOutcome: Sendable, Equatable {
     case accepted(Event)
     case ignored(IgnoreReason)
     case rejected(RejectReason)

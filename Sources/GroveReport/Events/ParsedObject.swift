@@ -5,7 +5,7 @@ import Glibc
 /// A read-only view of the top-level members of the object a `JSONObjectReader` parsed last.
 ///
 /// Valid only inside `JSONObjectReader.withObject`: it points into the line and the reader's buffers.
-public struct ParsedObject {
+struct ParsedObject {
     let line: UnsafeBufferPointer<UInt8>
     let scratch: UnsafeBufferPointer<UInt8>
     let fields: UnsafeBufferPointer<JSONField>

@@ -3,7 +3,7 @@
 /// The audit compares this with what the SDK did (the link's `outcome`): an SDK that pairs on a
 /// malformed link, or clears on a pairing link, is a bug the CI gate must catch. Only the kind is
 /// kept of a link: its URL may hold a pairing code, a one-time credential.
-public enum PreviewLinkKind: Int, CaseIterable, Sendable {
+enum PreviewLinkKind: Int, CaseIterable, Sendable {
     /// A well-formed `…?code=<code>` link: trade the code for a pin.
     case pair
     /// A well-formed `…?clear=1` link: remove the pins.
@@ -14,7 +14,7 @@ public enum PreviewLinkKind: Int, CaseIterable, Sendable {
     case foreign
 
     /// The kind as written in `preview_audit.json`.
-    public var name: String {
+    var name: String {
         switch self {
         case .pair: "pair"
         case .clear: "clear"
@@ -35,7 +35,7 @@ public enum PreviewLinkKind: Int, CaseIterable, Sendable {
     private static let clearQuery = Array("clear=1".utf8)
 
     /// Classifies a URL, compared as bytes and never percent-decoded.
-    public static func classify(_ url: some Collection<UInt8>) -> PreviewLinkKind {
+    static func classify(_ url: some Collection<UInt8>) -> PreviewLinkKind {
         let bytes = Array(url)
         guard let parts = URIParts(bytes) else { return .foreign }
         let isHTTPS = equalIgnoringASCIICase(parts.scheme, https)

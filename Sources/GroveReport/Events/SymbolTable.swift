@@ -3,8 +3,8 @@ import Glibc
 #endif
 
 /// A byte string interned in a `SymbolTable`: a dense number, equal for equal bytes.
-public struct Symbol: Hashable, Sendable {
-    public let raw: UInt32
+struct Symbol: Hashable, Sendable {
+    let raw: UInt32
 
     init(raw: UInt32) {
         self.raw = raw
@@ -18,7 +18,7 @@ public struct Symbol: Hashable, Sendable {
 /// a validated event holds symbols (four bytes each) instead of heap strings, records are stored
 /// in arrays indexed by symbol, and equal symbols mean equal bytes. Symbols are local to a table;
 /// `translation(into:)` maps them when partial states built by different threads merge.
-public struct SymbolTable: Sendable {
+struct SymbolTable: Sendable {
     private var arena: [UInt8] = []
     /// Start of each symbol's bytes in `arena`; one extra entry marks the end of the last.
     private var starts: [Int] = [0]
@@ -28,15 +28,15 @@ public struct SymbolTable: Sendable {
     private let seed: UInt64
 
     /// `seed` varies the hash so that crafted ids cannot force collisions; it never changes results.
-    public init(seed: UInt64 = UInt64.random(in: 0...UInt64.max)) {
+    init(seed: UInt64 = UInt64.random(in: 0...UInt64.max)) {
         self.seed = seed
     }
 
     /// The number of distinct strings interned.
-    public var count: Int { hashes.count }
+    var count: Int { hashes.count }
 
     /// The symbol for `bytes`, adding them when new.
-    public mutating func intern(_ bytes: UnsafeBufferPointer<UInt8>) -> Symbol {
+    mutating func intern(_ bytes: UnsafeBufferPointer<UInt8>) -> Symbol {
         let hash = SymbolTable.hash(bytes, seed: seed)
         let (index, found) = probe(bytes, hash: hash)
         if let found { return found }
@@ -62,35 +62,35 @@ public struct SymbolTable: Sendable {
     }
 
     /// The symbol of `string` when it was interned, without adding it.
-    public func lookup(_ string: ByteString) -> Symbol? {
+    func lookup(_ string: ByteString) -> Symbol? {
         string.bytes.withUnsafeBufferPointer { probe($0, hash: SymbolTable.hash($0, seed: seed)).symbol }
     }
 
-    public mutating func intern(_ bytes: [UInt8]) -> Symbol {
+    mutating func intern(_ bytes: [UInt8]) -> Symbol {
         bytes.withUnsafeBufferPointer { intern($0) }
     }
 
-    public mutating func intern(_ string: ByteString) -> Symbol {
+    mutating func intern(_ string: ByteString) -> Symbol {
         intern(string.bytes)
     }
 
     /// The bytes of a symbol of this table.
-    public func bytes(_ symbol: Symbol) -> ArraySlice<UInt8> {
+    func bytes(_ symbol: Symbol) -> ArraySlice<UInt8> {
         let index = Int(symbol.raw)
         return arena[starts[index]..<starts[index + 1]]
     }
 
-    public func string(_ symbol: Symbol) -> ByteString {
+    func string(_ symbol: Symbol) -> ByteString {
         ByteString(Array(bytes(symbol)))
     }
 
     /// Byte-wise order of two symbols' strings.
-    public func precedes(_ lhs: Symbol, _ rhs: Symbol) -> Bool {
+    func precedes(_ lhs: Symbol, _ rhs: Symbol) -> Bool {
         lhs != rhs && bytes(lhs).lexicographicallyPrecedes(bytes(rhs))
     }
 
     /// Byte-wise order with an absent value first, as the tie rules of docs/ATTRIBUTION.md and docs/EXPOSURE.md say.
-    public func precedes(_ lhs: Symbol?, _ rhs: Symbol?) -> Bool {
+    func precedes(_ lhs: Symbol?, _ rhs: Symbol?) -> Bool {
         switch (lhs, rhs) {
         case let (left?, right?): return precedes(left, right)
         case (nil, .some): return true
@@ -99,7 +99,7 @@ public struct SymbolTable: Sendable {
     }
 
     /// For each symbol of this table, the symbol of the same bytes in `other` (interned there when new).
-    public func translation(into other: inout SymbolTable) -> SymbolTranslation {
+    func translation(into other: inout SymbolTable) -> SymbolTranslation {
         var map = [Symbol]()
         map.reserveCapacity(count)
         other.reserve(symbols: other.count + count, bytes: other.arena.count + arena.count)
@@ -192,10 +192,10 @@ public struct SymbolTable: Sendable {
 }
 
 /// Maps the symbols of one table to those of another.
-public struct SymbolTranslation: Sendable {
+struct SymbolTranslation: Sendable {
     let map: [Symbol]
 
-    public subscript(_ symbol: Symbol) -> Symbol { map[Int(symbol.raw)] }
+    subscript(_ symbol: Symbol) -> Symbol { map[Int(symbol.raw)] }
 
-    public subscript(_ symbol: Symbol?) -> Symbol? { symbol.map { map[Int($0.raw)] } }
+    subscript(_ symbol: Symbol?) -> Symbol? { symbol.map { map[Int($0.raw)] } }
 }

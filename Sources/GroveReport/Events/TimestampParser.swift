@@ -3,9 +3,9 @@
 /// Strict by design: ASCII digits only, `T`/`Z` in either case, 1–9 fraction digits, a real
 /// proleptic-Gregorian date in years 0001–9999, seconds 00–59 (a leap second is rejected),
 /// offsets up to ±23:59 with `-00:00` allowed.
-public enum TimestampParser {
+enum TimestampParser {
     /// The instant the bytes denote, or nil when they are not such a timestamp.
-    public static func parse(_ text: UnsafeBufferPointer<UInt8>) -> Instant? {
+    static func parse(_ text: UnsafeBufferPointer<UInt8>) -> Instant? {
         let count = text.count
         guard count >= 20 else { return nil }
         guard let year = digits(text, 0, 4), text[4] == UInt8(ascii: "-"),
@@ -56,7 +56,7 @@ public enum TimestampParser {
     }
 
     /// Convenience for tests and configuration: parses the UTF-8 of a string.
-    public static func parse(_ text: String) -> Instant? {
+    static func parse(_ text: String) -> Instant? {
         var copy = text
         return copy.withUTF8 { parse($0) }
     }

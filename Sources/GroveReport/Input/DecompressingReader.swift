@@ -4,11 +4,11 @@ import Glibc
 #endif
 
 /// Counters of one input's bytes, for `summary.json`.
-public struct ByteCounts: Sendable, Equatable {
-    public var read = 0
-    public var decompressed = 0
+struct ByteCounts: Sendable, Equatable {
+    var read = 0
+    var decompressed = 0
 
-    public init() {}
+    init() {}
 }
 
 /// Reads one input and hands its decompressed bytes on in bounded chunks.
@@ -22,19 +22,19 @@ public struct ByteCounts: Sendable, Equatable {
 /// With the ISA-L backend, a file is inflated by ISA-L while it is well-formed; at any fault it is
 /// read again with zlib, so faults, offsets and the bytes handed on are zlib's in every case.
 /// Standard input and pipes cannot be read twice and are always inflated with zlib.
-public struct DecompressingReader: Sendable {
-    public static let defaultChunkSize = 1 << 20
+struct DecompressingReader: Sendable {
+    static let defaultChunkSize = 1 << 20
 
     let chunkSize: Int
     let backend: InflateBackend
 
-    public init(chunkSize: Int = DecompressingReader.defaultChunkSize, backend: InflateBackend = .zlib) {
+    init(chunkSize: Int = DecompressingReader.defaultChunkSize, backend: InflateBackend = .zlib) {
         self.chunkSize = chunkSize
         self.backend = backend
     }
 
     /// Streams `file` into `consume`; returns the byte counts and the fault that ended it early, if any.
-    public func read(
+    func read(
         _ file: InputFile, into consume: (UnsafeBufferPointer<UInt8>) -> Void
     ) -> (counts: ByteCounts, error: InputError?) {
         var counts = ByteCounts()

@@ -9,14 +9,14 @@ import Glibc
 /// the ABI), and without it grove-report inflates with zlib.
 public struct ISALLibrary: @unchecked Sendable {
     /// The shared object of ISA-L 2.x, as Debian's `libisal2` installs it.
-    public static let fileName = "libisal.so.2"
+    static let fileName = "libisal.so.2"
 
     let inflateInit: grove_isal_inflate_init_fn
     let inflateReset: grove_isal_inflate_reset_fn
     let inflate: grove_isal_inflate_fn
 
     /// The library of this process, or why it could not be loaded.
-    public static let shared: Result<ISALLibrary, ISALLoadError> = load(fileName)
+    static let shared: Result<ISALLibrary, ISALLoadError> = load(fileName)
 
     /// Opens `fileName` and looks up the three functions inflating needs.
     static func load(_ fileName: String) -> Result<ISALLibrary, ISALLoadError> {
@@ -44,6 +44,6 @@ public struct ISALLibrary: @unchecked Sendable {
 }
 
 /// `dlopen`'s reason for not loading ISA-L.
-public struct ISALLoadError: Error, Sendable {
-    public var message: String
+struct ISALLoadError: Error, Sendable {
+    var message: String
 }

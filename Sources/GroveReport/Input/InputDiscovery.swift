@@ -7,12 +7,12 @@ import Glibc
 /// A named file is read whatever its name; a directory is walked recursively for regular files
 /// (or links to them) ending in `.ndjson`, `.jsonl`, `.ndjson.gz`, `.jsonl.gz` or `.gz`, skipping
 /// hidden entries and never following links to directories, in byte-wise sorted path order.
-public enum InputDiscovery {
+enum InputDiscovery {
     /// `.ndjson.gz` and `.jsonl.gz` end in `.gz` too.
     static let logSuffixes = [".ndjson", ".jsonl", ".gz"]
 
     /// The files the arguments name, and the arguments that could not be read at all.
-    public static func expand(_ arguments: [String]) -> (files: [InputFile], errors: [InputError]) {
+    static func expand(_ arguments: [String]) -> (files: [InputFile], errors: [InputError]) {
         var files: [InputFile] = []
         var errors: [InputError] = []
         for argument in arguments {
@@ -87,9 +87,4 @@ public enum InputDiscovery {
         while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
         return trimmed == "/" ? "" : String(trimmed)
     }
-}
-
-/// The C library's text for the current `errno`.
-func errnoDescription() -> String {
-    String(cString: strerror(errno))
 }

@@ -1,16 +1,16 @@
 /// One input to read: a file path, or standard input (`-`).
-public struct InputFile: Sendable, Hashable {
+struct InputFile: Sendable, Hashable {
     /// How every output names the input: the argument as given, or `directory/relative/path`.
-    public var displayName: String
+    var displayName: String
     /// The path to open; nil for standard input.
-    public var path: String?
+    var path: String?
 
-    public init(displayName: String, path: String?) {
+    init(displayName: String, path: String?) {
         self.displayName = displayName
         self.path = path
     }
 
-    public static let standardInput = InputFile(displayName: "-", path: nil)
+    static let standardInput = InputFile(displayName: "-", path: nil)
 }
 
 /// An input that could not be read whole: the file, what went wrong, and the compressed byte
@@ -20,7 +20,7 @@ public struct InputError: Sendable, Hashable {
     public var error: String
     public var offset: Int
 
-    public init(file: String, error: String, offset: Int) {
+    init(file: String, error: String, offset: Int) {
         self.file = file
         self.error = error
         self.offset = offset

@@ -3,7 +3,7 @@ import Glibc
 #endif
 
 /// One line of an input, as the splitter hands it on.
-public enum SplitLine {
+enum SplitLine {
     /// A line without its `\n`, trailing `\r` or leading BOM; valid only during the callback.
     case line(UnsafeBufferPointer<UInt8>, number: Int, offset: Int)
     /// A line over the limit, detected without holding it.
@@ -16,8 +16,8 @@ public enum SplitLine {
 /// removed but still counts in byte offsets; a final line without `\n` is still a line. A line over
 /// `maximumLineLength` bytes (not counting its `\n`) is reported as too long while being skipped,
 /// so memory never holds more than one line of at most the limit.
-public struct LineSplitter {
-    public static let maximumLineLength = 1_048_576
+struct LineSplitter {
+    static let maximumLineLength = 1_048_576
     private static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
 
     private let maximumLength: Int
@@ -32,12 +32,12 @@ public struct LineSplitter {
     private var bomPrefix: [UInt8] = []
     private var bomChecked = false
 
-    public init(maximumLineLength: Int = LineSplitter.maximumLineLength) {
+    init(maximumLineLength: Int = LineSplitter.maximumLineLength) {
         self.maximumLength = maximumLineLength
     }
 
     /// Splits the next chunk of the stream.
-    public mutating func feed(_ chunk: UnsafeBufferPointer<UInt8>, _ emit: (SplitLine) -> Void) {
+    mutating func feed(_ chunk: UnsafeBufferPointer<UInt8>, _ emit: (SplitLine) -> Void) {
         guard bomChecked else {
             bomPrefix.append(contentsOf: chunk)
             if bomPrefix.count >= Self.byteOrderMark.count { releaseBOMPrefix(emit) }
@@ -48,7 +48,7 @@ public struct LineSplitter {
 
     /// Ends the stream: a pending final line is emitted when the input is `complete`, and dropped
     /// when it was cut short by an input error.
-    public mutating func finish(complete: Bool, _ emit: (SplitLine) -> Void) {
+    mutating func finish(complete: Bool, _ emit: (SplitLine) -> Void) {
         if !bomChecked { releaseBOMPrefix(emit) }
         guard complete, currentLength > 0 else { return }
         emitCarried(emit)

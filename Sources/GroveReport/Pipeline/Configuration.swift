@@ -3,20 +3,20 @@ import Foundation
 /// A Grona configuration export (docs/INPUTS.md, The configuration): which campaigns exist, whether they are
 /// enabled, and their variants' traffic weights.
 public struct Configuration: Sendable, Equatable {
-    public struct Variant: Sendable, Equatable {
-        public var id: ByteString
-        public var weight: Double
+    struct Variant: Sendable, Equatable {
+        var id: ByteString
+        var weight: Double
     }
 
-    public struct Campaign: Sendable, Equatable {
-        public var id: ByteString
-        public var enabled: Bool
-        public var variants: [Variant]
+    struct Campaign: Sendable, Equatable {
+        var id: ByteString
+        var enabled: Bool
+        var variants: [Variant]
     }
 
-    public var campaigns: [ByteString: Campaign]
+    var campaigns: [ByteString: Campaign]
 
-    public init(campaigns: [Campaign] = []) {
+    init(campaigns: [Campaign] = []) {
         self.campaigns = Dictionary(campaigns.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
@@ -29,7 +29,7 @@ public struct Configuration: Sendable, Equatable {
     }
 
     /// Checks the shape: `{"campaigns": [{"id", "enabled"?, "variants"?: [{"id", "weight"}]}]}`.
-    public static func parse(_ bytes: [UInt8], path: String) throws(ConfigurationError) -> Configuration {
+    static func parse(_ bytes: [UInt8], path: String) throws(ConfigurationError) -> Configuration {
         guard let document = JSONValue.parse(bytes) else { throw .invalidJSON(path: path) }
         guard case .object = document, case .array(let campaignValues)? = document["campaigns"] else {
             throw .malformed(path: path, problem: "the top level must be an object with a \"campaigns\" array")

@@ -4,7 +4,7 @@ import Foundation
 /// aggregate, and spool the rejects.
 ///
 /// One per worker thread: it reuses its JSON buffers across lines and files.
-public struct FileProcessor {
+struct FileProcessor {
     private var classifier = LineClassifier()
     private let reader: DecompressingReader
     private let rejectsRaw: Bool
@@ -13,7 +13,7 @@ public struct FileProcessor {
     /// inflating and parsing one file use two cores.
     private let pipelined: Bool
 
-    public init(
+    init(
         rejectsRaw: Bool, progress: ProgressCounters? = nil, pipelined: Bool = false,
         chunkSize: Int = DecompressingReader.defaultChunkSize, inflate: InflateBackend = .zlib
     ) {
@@ -25,7 +25,7 @@ public struct FileProcessor {
 
     /// Adds every line of `file` to `state`, and its rejects to the `rejects` spool, or to
     /// `state.rejects` without one.
-    public mutating func process(
+    mutating func process(
         _ file: InputFile, into state: inout PartialState, rejects: (any RejectSink)?
     ) throws(OutputError) {
         var splitter = LineSplitter()

@@ -5,27 +5,17 @@ import Synchronization
 /// Everything a run found: the accounting, both analyses and the time it took.
 public struct RunResult: Sendable {
     public var accounting: Accounting
-    public var attribution: AttributionResult
+    var attribution: AttributionResult
     public var grona: GronaResult
-    public var wallSeconds: Double
+    var wallSeconds: Double
     /// What a `run --state` did: its own lines, inputs and `changes.csv`.
-    public var stateRun: StateRunReport?
+    var stateRun: StateRunReport?
 
     /// rejected / lines, 0 for no lines: of this run's own lines, with a state.
     public var rejectRate: Double {
         let (lines, rejected) = stateRun.map { ($0.record.lines, $0.record.rejected) }
             ?? (accounting.lines, accounting.rejectedTotal)
         return lines == 0 ? 0 : Double(rejected) / Double(lines)
-    }
-
-    /// The exit status: input problems (1) before violations (3, only for `validate`).
-    public func status(maxRejectRate: Double, failOnViolations: Bool) -> ExitStatus {
-        var statuses: [ExitStatus] = []
-        if !accounting.inputErrors.isEmpty || rejectRate > maxRejectRate || grona.audit.leakCheck != 0 {
-            statuses.append(.inputProblem)
-        }
-        if failOnViolations && grona.audit.violations.total > 0 { statuses.append(.violations) }
-        return ExitStatus.first(of: statuses)
     }
 }
 
@@ -69,7 +59,7 @@ public enum Pipeline {
     /// files) into that thread's partial state, and merges the partials. Returns the merged state
     /// , the reject spools in report order (file name byte-wise, then input position) and the
     /// lines read from each file.
-    public static func aggregate(
+    static func aggregate(
         _ files: [InputFile], jobs: Int, rejectsRaw: Bool, scratch: String?, progress: ProgressCounters? = nil,
         inflate: InflateBackend = .zlib
     ) throws(OutputError) -> (state: PartialState, spools: [String], linesPerFile: [Int]) {
@@ -119,8 +109,8 @@ public enum Pipeline {
 
 /// Writes the report files of a run: the analysis reports first, `rejects.ndjson` from the
 /// spools, then `publish` renames them into place with `summary.json` last.
-public enum ReportWriter {
-    public static func write(_ result: RunResult, to output: OutputDirectory) throws(OutputError) {
+enum ReportWriter {
+    static func write(_ result: RunResult, to output: OutputDirectory) throws(OutputError) {
         try output.write(AttributionReport.csv(result.attribution), to: "attribution.csv")
         try output.write(AttributionReport.json(result.attribution), to: "attribution.json")
         try output.write(ExposureReport.csv(result.grona.exposure), to: "exposure.csv")
@@ -131,7 +121,7 @@ public enum ReportWriter {
     }
 
     /// Renames every written file into place and `summary.json`, listing them, last.
-    public static func publish(_ result: RunResult, to output: OutputDirectory) throws(OutputError) {
+    static func publish(_ result: RunResult, to output: OutputDirectory) throws(OutputError) {
         try output.publish { outputs in
             SummaryReport.json(result.accounting, wallSeconds: result.wallSeconds, run: result.stateRun?.record, outputs: outputs)
         }

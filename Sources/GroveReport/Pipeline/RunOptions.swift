@@ -57,17 +57,3 @@ public struct CIReportOptions: Sendable {
         self.github = github
     }
 }
-
-/// The process exit codes of docs/COMMANDS.md.
-public enum ExitStatus: Int32, Sendable {
-    case success = 0
-    /// Input errors, too many rejected lines, or a failed leak check.
-    case inputProblem = 1
-    case usage = 2
-    /// `validate` found audit violations.
-    case violations = 3
-    /// The outputs could not be written (full disk, read-only or vanished directory): `EX_IOERR`.
-    case outputFailure = 74
-    /// The output directory or the state is in use by another run: `EX_TEMPFAIL`, try again later.
-    case busy = 75
-}

@@ -1,11 +1,11 @@
 /// Renders `attribution.csv` and `attribution.json` (docs/ATTRIBUTION.md).
-public enum AttributionReport {
-    public static let header = [
+enum AttributionReport {
+    static let header = [
         "campaign", "clicks", "store_clicks", "app_clicks", "opens", "open_retries", "open_conflicts",
         "attributed", "bind_retries", "bind_conflicts", "attribution_rate",
     ]
 
-    public static func csv(_ result: AttributionResult) -> [UInt8] {
+    static func csv(_ result: AttributionResult) -> [UInt8] {
         var table = CSVTable(header: header)
         for row in rows(result) { table.append(row) }
         return table.rendered()
@@ -16,7 +16,7 @@ public enum AttributionReport {
         result.campaigns.map { campaign, counts in [.string(campaign)] + cells(counts) }
     }
 
-    public static func json(_ result: AttributionResult) -> [UInt8] {
+    static func json(_ result: AttributionResult) -> [UInt8] {
         let campaigns = result.campaigns.map { campaign, counts in
             JSONOutput.object([JSONOutput.Member("campaign", .string(campaign))] + members(counts))
         }

@@ -1,20 +1,20 @@
 /// A CSV table per docs/OUTPUTS.md, Formats: RFC 4180 quoting, `\n` line ends, UTF-8, and the
 /// spreadsheet-formula guard on text cells.
-public struct CSVTable: Sendable {
-    public let header: [String]
-    public private(set) var rows: [[JSONOutput]] = []
+struct CSVTable: Sendable {
+    let header: [String]
+    private(set) var rows: [[JSONOutput]] = []
 
-    public init(header: [String]) {
+    init(header: [String]) {
         self.header = header
     }
 
     /// Appends a row of scalar cells; strings are log text, hostile until proven otherwise.
-    public mutating func append(_ row: [JSONOutput]) {
+    mutating func append(_ row: [JSONOutput]) {
         precondition(row.count == header.count, "a CSV row must have one cell per header column")
         rows.append(row)
     }
 
-    public func rendered() -> [UInt8] {
+    func rendered() -> [UInt8] {
         var output: [UInt8] = []
         Self.appendLine(header.map { Array($0.utf8) }, to: &output)
         for row in rows { Self.appendLine(row.map(Self.cell), to: &output) }

@@ -3,14 +3,14 @@
 /// `exposure.json` carries the health warnings twice: in each campaign object (`"warnings"`,
 /// names sorted byte-wise) and at the top level as one `{"campaign", "warning"}` object per
 /// campaign and warning, for a reader (or `jq`) who only wants to know what to distrust.
-public enum ExposureReport {
-    public static let header = [
+enum ExposureReport {
+    static let header = [
         "campaign", "variant", "control", "units", "converted_units", "conversion_rate", "orders",
         "revenue_minor", "revenue_per_unit", "impressions", "abs_diff", "rel_lift", "ci_low", "ci_high",
         "p_value", "srm_p_value",
     ]
 
-    public static func csv(_ campaigns: [ExposureCampaign]) -> [UInt8] {
+    static func csv(_ campaigns: [ExposureCampaign]) -> [UInt8] {
         var table = CSVTable(header: header)
         for row in rows(campaigns) { table.append(row) }
         return table.rendered()
@@ -21,7 +21,7 @@ public enum ExposureReport {
         campaigns.flatMap { $0.variants.map(cells) }
     }
 
-    public static func json(_ campaigns: [ExposureCampaign]) -> [UInt8] {
+    static func json(_ campaigns: [ExposureCampaign]) -> [UInt8] {
         var flagged: [JSONOutput] = []
         let list = campaigns.map { campaign in
             let warnings = campaign.warnings

@@ -1,5 +1,5 @@
 /// A JSON document to write, with members in the order given (reports have a fixed key order).
-public indirect enum JSONOutput: Sendable, Equatable {
+indirect enum JSONOutput: Sendable, Equatable {
     case string(ByteString)
     case integer(Int)
     case bigInteger(Int128)
@@ -10,25 +10,25 @@ public indirect enum JSONOutput: Sendable, Equatable {
     case array([JSONOutput])
     case object([Member])
 
-    public struct Member: Sendable, Equatable {
-        public var key: ByteString
-        public var value: JSONOutput
+    struct Member: Sendable, Equatable {
+        var key: ByteString
+        var value: JSONOutput
 
-        public init(_ key: String, _ value: JSONOutput) {
+        init(_ key: String, _ value: JSONOutput) {
             self.key = ByteString(key)
             self.value = value
         }
 
-        public init(key: ByteString, _ value: JSONOutput) {
+        init(key: ByteString, _ value: JSONOutput) {
             self.key = key
             self.value = value
         }
     }
 
-    public static func text(_ string: String) -> JSONOutput { .string(ByteString(string)) }
+    static func text(_ string: String) -> JSONOutput { .string(ByteString(string)) }
 
     /// The document with two-space indentation and a final newline.
-    public func rendered() -> [UInt8] {
+    func rendered() -> [UInt8] {
         var output: [UInt8] = []
         write(to: &output, indent: 0, pretty: true)
         output.append(0x0A)
@@ -36,7 +36,7 @@ public indirect enum JSONOutput: Sendable, Equatable {
     }
 
     /// The document on one line, without a newline: for NDJSON.
-    public func compact() -> [UInt8] {
+    func compact() -> [UInt8] {
         var output: [UInt8] = []
         write(to: &output, indent: 0, pretty: false)
         return output
@@ -44,7 +44,7 @@ public indirect enum JSONOutput: Sendable, Equatable {
 
     private func write(to output: inout [UInt8], indent: Int, pretty: Bool) {
         switch self {
-        case .string(let value): JSONOutput.appendString(value.bytes, to: &output)
+        case .string(let value): JSONText.append(value.bytes, to: &output)
         case .integer(let value): output.append(contentsOf: String(value).utf8)
         case .bigInteger(let value): output.append(contentsOf: String(value).utf8)
         case .decimal(let value): output.append(contentsOf: (value.map(DecimalFormat.shortest) ?? "null").utf8)
@@ -56,7 +56,7 @@ public indirect enum JSONOutput: Sendable, Equatable {
             }
         case .object(let members):
             writeContainer(members, open: "{", close: "}", to: &output, indent: indent, pretty: pretty) { member, output in
-                JSONOutput.appendString(member.key.bytes, to: &output)
+                JSONText.append(member.key.bytes, to: &output)
                 output.append(contentsOf: pretty ? ": ".utf8 : ":".utf8)
                 member.value.write(to: &output, indent: indent + 1, pretty: pretty)
             }
@@ -80,34 +80,6 @@ public indirect enum JSONOutput: Sendable, Equatable {
     private static func newline(to output: inout [UInt8], indent: Int) {
         output.append(0x0A)
         output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent * 2))
-    }
-
-    private static let hexDigits = Array("0123456789abcdef".utf8)
-
-    /// Appends `bytes` as a JSON string: quotes, backslashes and control characters escaped.
-    static func appendString(_ bytes: [UInt8], to output: inout [UInt8]) {
-        output.append(UInt8(ascii: "\""))
-        // Most texts (ids, names) need no escape: copy them whole.
-        guard bytes.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
-            output.append(contentsOf: bytes)
-            output.append(UInt8(ascii: "\""))
-            return
-        }
-        for byte in bytes {
-            switch byte {
-            case UInt8(ascii: "\""): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
-            case UInt8(ascii: "\\"): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
-            case 0x0A: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-            case 0x0D: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-            case 0x09: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
-            case 0..<0x20, 0x7F:
-                output.append(contentsOf: Array("\\u00".utf8))
-                output.append(hexDigits[Int(byte >> 4)])
-                output.append(hexDigits[Int(byte & 0xF)])
-            default: output.append(byte)
-            }
-        }
-        output.append(UInt8(ascii: "\""))
     }
 }
 

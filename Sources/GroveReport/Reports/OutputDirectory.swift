@@ -9,17 +9,17 @@ import Synchronization
 /// them into place in the order written and then `summary.json` last, listing the others' hashes
 /// in `outputs`. Nothing is renamed until every file is written, so a full disk leaves the
 /// previous set as it was, and a kill between renames leaves a mix that the hashes reveal.
-public struct OutputDirectory: Sendable {
-    public let path: String
+struct OutputDirectory: Sendable {
+    let path: String
     private let lock: DirectoryLock
     private let staged = StagedFiles()
 
     /// The name `publish` writes last.
-    public static let summaryName = "summary.json"
+    static let summaryName = "summary.json"
 
     /// Creates the directory (and its parents) when missing, takes its lock (waiting up to
     /// `lockWaitSeconds`), and removes the temporaries that dead runs left in it.
-    public init(path: String, lockWaitSeconds: Double = 0) throws(OutputError) {
+    init(path: String, lockWaitSeconds: Double = 0) throws(OutputError) {
         self.path = path
         try Self.makeDirectories(path)
         lock = try DirectoryLock(path: path, waitSeconds: lockWaitSeconds)
@@ -28,7 +28,7 @@ public struct OutputDirectory: Sendable {
 
     /// A private scratch directory inside this one, for temporary files of this run; remove it
     /// with `TemporaryFiles.remove`.
-    public func scratchDirectory() throws(OutputError) -> String {
+    func scratchDirectory() throws(OutputError) -> String {
         let scratch = "\(path)/.grove-report-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
         TemporaryFiles.register(scratch, directory: true)
         guard mkdir(scratch, 0o700) == 0 else {
@@ -40,7 +40,7 @@ public struct OutputDirectory: Sendable {
     }
 
     /// Writes `bytes` to the temporary of `name`, to be renamed into place by `publish`.
-    public func write(_ bytes: [UInt8], to name: String) throws(OutputError) {
+    func write(_ bytes: [UInt8], to name: String) throws(OutputError) {
         let temporary = temporaryPath(for: name)
         TemporaryFiles.register(temporary)
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
@@ -61,19 +61,19 @@ public struct OutputDirectory: Sendable {
     }
 
     /// The temporary path a file named `name` is written under.
-    public func temporaryPath(for name: String) -> String {
+    func temporaryPath(for name: String) -> String {
         "\(path)/.\(name).\(getpid()).tmp"
     }
 
     /// Records a finished temporary (written by the caller, registered with `TemporaryFiles`)
     /// for `publish`.
-    public func stage(_ temporary: String, as name: String, sha256: String) {
+    func stage(_ temporary: String, as name: String, sha256: String) {
         staged.files.withLock { $0.append(StagedFile(name: name, temporary: temporary, sha256: sha256)) }
     }
 
     /// Renames every written file into place, then writes `summary.json`, made by `summary`
     /// from the other files' names and SHA-256 (sorted by name), and renames it last.
-    public func publish(summary: ([(name: String, sha256: String)]) -> [UInt8]) throws(OutputError) {
+    func publish(summary: ([(name: String, sha256: String)]) -> [UInt8]) throws(OutputError) {
         let files = staged.files.withLock { $0 }
         let outputs = files.map { (name: $0.name, sha256: $0.sha256) }.sorted { ByteString($0.name) < ByteString($1.name) }
         try write(summary(outputs), to: Self.summaryName)
@@ -93,7 +93,7 @@ public struct OutputDirectory: Sendable {
     }
 
     /// Removes the temporaries of files written but not published (after a failure).
-    public func discard() {
+    func discard() {
         let files = staged.files.withLock { files in
             defer { files = [] }
             return files

@@ -7,16 +7,8 @@ public enum OutputError: Error, Equatable, CustomStringConvertible {
     case busy(path: String, waitedSeconds: Double)
 
     /// The error for the last failed system call on `path`, worded by `strerror`.
-    static func cannotWrite(path: String) -> OutputError {
+    public static func cannotWrite(path: String) -> OutputError {
         .cannotWrite(path: path, reason: errnoDescription())
-    }
-
-    /// 75 when the directory is in use, 74 for every other output failure (docs/COMMANDS.md, Exit codes).
-    public var status: ExitStatus {
-        switch self {
-        case .busy: .busy
-        case .cannotCreate, .cannotWrite: .outputFailure
-        }
     }
 
     public var description: String {

@@ -1,6 +1,6 @@
 /// Renders `preview_audit.json` (docs/AUDIT.md) and the human-readable audit of `validate`.
 public enum PreviewAuditReport {
-    public static func json(_ audit: PreviewAudit) -> [UInt8] {
+    static func json(_ audit: PreviewAudit) -> [UInt8] {
         let campaigns = audit.campaigns.map { campaign in
             JSONOutput.object([
                 JSONOutput.Member("campaign", .string(campaign.campaign)),
@@ -62,20 +62,20 @@ public enum PreviewAuditReport {
     /// `##[`), so the quote opens the line's text and `##[` is written `#\u0023[`.
     static func printable(_ name: ByteString) -> String {
         let scalars = Array(name.description.unicodeScalars)
-        var out = "\""
+        var out: [UInt8] = [UInt8(ascii: "\"")]
         for (index, scalar) in scalars.enumerated() {
             let opensCommand = scalar == "#" && index > 0 && scalars[index - 1] == "#"
                 && index + 1 < scalars.count && scalars[index + 1] == "["
             if scalar == "\"" || scalar == "\\" {
-                out += "\\" + String(scalar)
+                out += [UInt8(ascii: "\\"), UInt8(scalar.value)]
             } else if opensCommand || scalar.value < 0x20 || scalar.value == 0x7F {
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                JSONText.appendUnicodeEscape(UInt16(scalar.value), to: &out)
             } else {
-                out.unicodeScalars.append(scalar)
+                UTF8.encode(scalar) { out.append($0) }
             }
         }
-        return out + "\""
+        out.append(UInt8(ascii: "\""))
+        return String(decoding: out, as: UTF8.self)
     }
 
     private static func violations(_ violations: AuditViolations) -> JSONOutput {

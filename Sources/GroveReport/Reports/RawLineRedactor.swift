@@ -14,7 +14,7 @@
 /// A value is everything after the `:` up to the next `,` `}` `]` outside strings and brackets,
 /// or up to the end of the line; surrounding whitespace is kept. Keys and all other bytes are
 /// copied as they are, except that invalid UTF-8 becomes U+FFFD.
-public enum RawLineRedactor {
+enum RawLineRedactor {
     private static let redacted = Array(#""[REDACTED]""#.utf8)
     private static let sensitiveWords = ["email", "secret", "password", "token"].map { Array($0.utf8) }
     private static let sensitiveNames = ["url"].map { Array($0.utf8) }
@@ -27,7 +27,7 @@ public enum RawLineRedactor {
     /// Returns the line with sensitive values replaced by "[REDACTED]" and every run holding an
     /// `@` masked (see `maskingEmails`), as valid UTF-8 bytes (not JSON-escaped; the caller
     /// escapes it into a JSON string).
-    public static func redact(_ line: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+    static func redact(_ line: UnsafeBufferPointer<UInt8>) -> [UInt8] {
         maskingEmails(redactingSensitiveKeys(line))
     }
 

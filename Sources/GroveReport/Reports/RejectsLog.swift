@@ -3,15 +3,15 @@ import Glibc
 #endif
 
 /// One rejected line as `rejects.ndjson` lists it.
-public struct RejectRecord: Sendable, Equatable {
-    public var file: String
-    public var line: Int
-    public var offset: Int
-    public var reason: RejectReason
+struct RejectRecord: Sendable, Equatable {
+    var file: String
+    var line: Int
+    var offset: Int
+    var reason: RejectReason
     /// The redacted raw line, only with `--rejects-raw`; nil for a line too long to hold.
-    public var raw: [UInt8]?
+    var raw: [UInt8]?
     /// The input's position among all inputs, for report order when one file is named twice.
-    public var inputIndex = 0
+    var inputIndex = 0
 
     /// Report order: file name byte-wise, then input position, then line.
     static func precedes(_ lhs: RejectRecord, _ rhs: RejectRecord) -> Bool {
@@ -19,7 +19,7 @@ public struct RejectRecord: Sendable, Equatable {
     }
 
     /// The record as one NDJSON line, newline included.
-    public func ndjsonLine(includeRaw: Bool) -> [UInt8] {
+    func ndjsonLine(includeRaw: Bool) -> [UInt8] {
         var members = [
             JSONOutput.Member("file", .text(file)),
             JSONOutput.Member("line", .integer(line)),
@@ -32,19 +32,19 @@ public struct RejectRecord: Sendable, Equatable {
 }
 
 /// Where a file's rejects go as they are found, so memory does not grow with bad lines.
-public protocol RejectSink: AnyObject {
+protocol RejectSink: AnyObject {
     func append(_ record: RejectRecord, includeRaw: Bool) throws(OutputError)
 }
 
 /// Rejects of one input file, spooled to a scratch file so memory does not grow with bad lines.
 ///
 /// Each input gets its own spool; `RejectsLog.combine` concatenates them in report order.
-public final class RejectSpool: RejectSink {
-    public let path: String
+final class RejectSpool: RejectSink {
+    let path: String
     private var handle: UnsafeMutablePointer<FILE>?
     private(set) var count = 0
 
-    public init(path: String) {
+    init(path: String) {
         self.path = path
     }
 
@@ -52,11 +52,11 @@ public final class RejectSpool: RejectSink {
         if let handle { fclose(handle) }
     }
 
-    public func append(_ record: RejectRecord, includeRaw: Bool) throws(OutputError) {
+    func append(_ record: RejectRecord, includeRaw: Bool) throws(OutputError) {
         try append(record.ndjsonLine(includeRaw: includeRaw))
     }
 
-    public func append(_ line: [UInt8]) throws(OutputError) {
+    func append(_ line: [UInt8]) throws(OutputError) {
         if handle == nil {
             handle = fopen(path, "wb")
             guard handle != nil else { throw OutputError.cannotWrite(path: path) }
@@ -66,7 +66,7 @@ public final class RejectSpool: RejectSink {
     }
 
     /// Flushes and closes the spool; false when nothing was written.
-    public func close() throws(OutputError) -> Bool {
+    func close() throws(OutputError) -> Bool {
         guard let handle else { return false }
         self.handle = nil
         guard fclose(handle) == 0 else { throw OutputError.cannotWrite(path: path) }
@@ -75,12 +75,12 @@ public final class RejectSpool: RejectSink {
 }
 
 /// Builds `rejects.ndjson` from per-input spools.
-public enum RejectsLog {
-    public static let fileName = "rejects.ndjson"
+enum RejectsLog {
+    static let fileName = "rejects.ndjson"
 
     /// Concatenates the spool files in order into the temporary of `rejects.ndjson`, staged in
     /// `output` with its SHA-256, and removes the spools. Stops at the first failed read or write.
-    public static func combine(_ spoolPaths: [String], into output: OutputDirectory) throws(OutputError) {
+    static func combine(_ spoolPaths: [String], into output: OutputDirectory) throws(OutputError) {
         let temporary = output.temporaryPath(for: fileName)
         TemporaryFiles.register(temporary)
         guard let target = fopen(temporary, "wb") else {

@@ -1,8 +1,8 @@
 /// Renders `summary.json` (docs/OUTPUTS.md): the accounting of every line, input errors, bytes and time.
-public enum SummaryReport {
+enum SummaryReport {
     /// `run` is what a `run --state` did in this run alone; `outputs` the name and SHA-256 of
     /// every other file of the run, sorted by name.
-    public static func json(
+    static func json(
         _ accounting: Accounting, wallSeconds: Double, run: StateRunRecord? = nil,
         outputs: [(name: String, sha256: String)] = []
     ) -> [UInt8] {

@@ -1,7 +1,7 @@
 /// Why a stage could not read its input; the message names the line.
 public struct RecordError: Error, CustomStringConvertible {
-    public var line: Int
-    public var problem: String
+    var line: Int
+    var problem: String
 
     public var description: String { "record on input line \(line): \(problem)" }
 }

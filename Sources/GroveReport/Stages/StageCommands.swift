@@ -28,20 +28,35 @@ public enum StageCommands {
         return RecordEncoder.encode(state)
     }
 
-    /// Writes the reports of the final records on standard input, as `run` would have.
+    /// Writes the reports of the final records on standard input, as `run` would have. The
+    /// output directory is locked first, so a busy one is reported before any input is read.
     public static func render(
         to directory: String, configuration: Configuration?, rejectsRaw: Bool, wallSeconds: Double, lockWaitSeconds: Double
-    ) throws -> RunResult {
-        let output = try OutputDirectory(path: directory, lockWaitSeconds: lockWaitSeconds)
+    ) throws(StageFailure) -> RunResult {
+        let output: OutputDirectory
+        do throws(OutputError) {
+            output = try OutputDirectory(path: directory, lockWaitSeconds: lockWaitSeconds)
+        } catch {
+            throw .output(error)
+        }
         defer { output.discard() }
-        let state = try readRecords()
+        let state: PartialState
+        do throws(RecordError) {
+            state = try readRecords()
+        } catch {
+            throw .records(error)
+        }
         let result = RunResult(
             accounting: state.accounting, attribution: state.attributionReport(),
             grona: state.exposureReport(configuration: configuration), wallSeconds: wallSeconds)
-        try ReportWriter.write(result, to: output)
-        let rejects = state.rejects.sorted(by: RejectRecord.precedes).flatMap { $0.ndjsonLine(includeRaw: rejectsRaw) }
-        try output.write(rejects, to: RejectsLog.fileName)
-        try ReportWriter.publish(result, to: output)
+        do throws(OutputError) {
+            try ReportWriter.write(result, to: output)
+            let rejects = state.rejects.sorted(by: RejectRecord.precedes).flatMap { $0.ndjsonLine(includeRaw: rejectsRaw) }
+            try output.write(rejects, to: RejectsLog.fileName)
+            try ReportWriter.publish(result, to: output)
+        } catch {
+            throw .output(error)
+        }
         return result
     }
 
@@ -63,6 +78,19 @@ public enum StageCommands {
         if let inputError { throw RecordError(line: 0, problem: "cannot read standard input: \(inputError.error)") }
         if let failure { throw failure }
         return decoder.state
+    }
+}
+
+/// Why a stage filter stopped: records it could not read, or output it could not write.
+public enum StageFailure: Error, CustomStringConvertible {
+    case records(RecordError)
+    case output(OutputError)
+
+    public var description: String {
+        switch self {
+        case .records(let failure): failure.description
+        case .output(let failure): failure.description
+        }
     }
 }
 

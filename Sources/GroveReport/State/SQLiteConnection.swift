@@ -1,16 +1,16 @@
 import CSQLite
 
 /// Why SQLite refused: its result code and message, and what grove-report was doing.
-public struct SQLiteError: Error, CustomStringConvertible {
-    public var code: Int32
-    public var message: String
+struct SQLiteError: Error, CustomStringConvertible {
+    var code: Int32
+    var message: String
 
     /// Another connection holds the write lock (after the busy timeout).
-    public var isBusy: Bool { code & 0xFF == SQLITE_BUSY || code & 0xFF == SQLITE_LOCKED }
+    var isBusy: Bool { code & 0xFF == SQLITE_BUSY || code & 0xFF == SQLITE_LOCKED }
     /// The file is not a SQLite database.
-    public var isNotADatabase: Bool { code & 0xFF == SQLITE_NOTADB }
+    var isNotADatabase: Bool { code & 0xFF == SQLITE_NOTADB }
 
-    public var description: String { message }
+    var description: String { message }
 }
 
 /// One connection to a SQLite database file, used from one thread. Statements are prepared once

@@ -11,15 +11,6 @@ public enum StateError: Error, Equatable, CustomStringConvertible {
     /// SQLite could not read or write the file (full disk, read-only, I/O error).
     case cannotWrite(path: String, reason: String)
 
-    /// 75 when another run holds the state, 74 when it cannot be written, 2 otherwise.
-    public var status: ExitStatus {
-        switch self {
-        case .busy: .busy
-        case .newerSchema, .notAState, .changedInput: .usage
-        case .cannotWrite: .outputFailure
-        }
-    }
-
     public var description: String {
         switch self {
         case .busy(let path):

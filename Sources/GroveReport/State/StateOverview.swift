@@ -1,6 +1,6 @@
 /// What `grove-report state FILE` prints: the schema version and every run with its inputs,
 /// read without taking the writer's lock (WAL lets it read while a night is being ingested).
-struct StateOverview {
+public struct StateOverview {
     struct Run {
         var id: Int
         var started: String
@@ -14,7 +14,7 @@ struct StateOverview {
     var schemaVersion: Int
     var runs: [Run]
 
-    init(path: String) throws(StateError) {
+    public init(path: String) throws(StateError) {
         let version: Int
         do throws(SQLiteError) {
             let connection = try SQLiteConnection(path: path, readOnly: true)
@@ -49,7 +49,7 @@ struct StateOverview {
     }
 
     /// A table for people.
-    var text: String {
+    public var text: String {
         var lines = ["state schema version \(schemaVersion), \(runs.count) run\(runs.count == 1 ? "" : "s")"]
         for run in runs {
             lines.append("run \(run.id)  \(run.started)  \(run.status)  \(run.lines) lines, \(run.rejected) rejected, \(run.inputs.count) input\(run.inputs.count == 1 ? "" : "s")  \(run.options)")
@@ -60,7 +60,7 @@ struct StateOverview {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    var json: [UInt8] {
+    public var json: [UInt8] {
         JSONOutput.object([
             JSONOutput.Member("schema_version", .integer(schemaVersion)),
             JSONOutput.Member("runs", .array(runs.map { run in

@@ -1,30 +1,30 @@
 /// What one `run --state` did: `summary.json`'s `"run"` object and the `runs`/`inputs` rows.
-public struct StateRunRecord: Sendable, Equatable {
-    public enum InputStatus: String, Sendable {
+struct StateRunRecord: Sendable, Equatable {
+    enum InputStatus: String, Sendable {
         /// Read and merged into the state.
         case ingested
         /// The state already held its content (by SHA-256): not read again.
         case skipped
     }
 
-    public struct Input: Sendable, Equatable {
-        public var file: String
-        public var sha256: String
-        public var status: InputStatus
+    struct Input: Sendable, Equatable {
+        var file: String
+        var sha256: String
+        var status: InputStatus
         /// Lines read in this run (0 when skipped).
-        public var lines: Int
-        public var size: Int
+        var lines: Int
+        var size: Int
     }
 
-    public var id: Int
+    var id: Int
     /// RFC 3339 UTC start time (only in the state, never in a report).
-    public var started: String
+    var started: String
     /// The options that shape reports, as JSON text.
-    public var options: String
-    public var inputs: [Input]
+    var options: String
+    var inputs: [Input]
     /// Lines and rejected lines read by this run alone.
-    public var lines: Int
-    public var rejected: Int
+    var lines: Int
+    var rejected: Int
 
     /// `summary.json`'s `"run"` member.
     var json: JSONOutput {

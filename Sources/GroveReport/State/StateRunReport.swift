@@ -1,7 +1,7 @@
 /// The part of a run's reports that only a `run --state` writes.
-public struct StateRunReport: Sendable {
-    public var record: StateRunRecord
+struct StateRunReport: Sendable {
+    var record: StateRunRecord
     /// `changes.csv`; nil when the run failed and changed nothing.
-    public var changes: [UInt8]?
+    var changes: [UInt8]?
 }
 

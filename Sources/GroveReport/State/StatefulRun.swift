@@ -69,7 +69,7 @@ public enum StatefulRun {
             do throws(OutputError) {
                 let batchScratch = scratch + "/batch-\(number)"
                 guard mkdir(batchScratch, 0o700) == 0 else {
-                    throw OutputError.cannotCreate(path: batchScratch, reason: String(cString: strerror(errno)))
+                    throw OutputError.cannotCreate(path: batchScratch, reason: errnoDescription())
                 }
                 aggregation = try Pipeline.aggregate(
                     batch.map { plan.newFiles[$0] }, jobs: options.jobs, rejectsRaw: options.rejectsRaw,

@@ -1,11 +1,11 @@
 /// Pearson's chi-squared goodness-of-fit test of observed counts against expected shares.
-public enum PearsonChiSquared {
+enum PearsonChiSquared {
     /// Σ (oᵢ − eᵢ)² / eᵢ with eᵢ = N · shareᵢ / Σ share and N = Σ oᵢ.
     ///
     /// Shares need not sum to 1. Returns nil when the test is undefined: no
     /// observations, fewer than two categories, mismatched lengths, a negative
     /// count, or a share that is not finite and positive.
-    public static func statistic(observed: [Int], expectedShares: [Double]) -> Double? {
+    static func statistic(observed: [Int], expectedShares: [Double]) -> Double? {
         guard observed.count >= 2,
               observed.count == expectedShares.count,
               observed.allSatisfy({ $0 >= 0 }),
@@ -28,7 +28,7 @@ public enum PearsonChiSquared {
 
     /// Upper-tail p-value of `statistic(observed:expectedShares:)` on k − 1 degrees of
     /// freedom for k categories; nil when the statistic is.
-    public static func upperTailPValue(observed: [Int], expectedShares: [Double]) -> Double? {
+    static func upperTailPValue(observed: [Int], expectedShares: [Double]) -> Double? {
         guard let statistic = statistic(observed: observed, expectedShares: expectedShares) else {
             return nil
         }

@@ -2,27 +2,27 @@ import CCrypto
 
 /// SHA-256 through OpenSSL's libcrypto, fed incrementally: identifies inputs in the state's
 /// ledger and the files of a run in `summary.json`'s `outputs`.
-public struct SHA256Digest: ~Copyable {
+struct SHA256Digest: ~Copyable {
     private let context: OpaquePointer
 
-    public init() {
+    init() {
         context = EVP_MD_CTX_new()
         EVP_DigestInit_ex(context, EVP_sha256(), nil)
     }
 
     deinit { EVP_MD_CTX_free(context) }
 
-    public mutating func update(_ bytes: UnsafeRawBufferPointer) {
+    mutating func update(_ bytes: UnsafeRawBufferPointer) {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
         EVP_DigestUpdate(context, base, bytes.count)
     }
 
-    public mutating func update(_ bytes: [UInt8]) {
+    mutating func update(_ bytes: [UInt8]) {
         bytes.withUnsafeBytes { update($0) }
     }
 
     /// The digest as 64 lower-case hex digits; the hasher is spent.
-    public consuming func hexDigest() -> String {
+    consuming func hexDigest() -> String {
         var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0
         EVP_DigestFinal_ex(context, &digest, &length)
@@ -30,14 +30,14 @@ public struct SHA256Digest: ~Copyable {
     }
 
     /// The SHA-256 of `bytes` in hex.
-    public static func hex(_ bytes: [UInt8]) -> String {
+    static func hex(_ bytes: [UInt8]) -> String {
         var digest = SHA256Digest()
         digest.update(bytes)
         return digest.hexDigest()
     }
 
     /// `count` bytes from OpenSSL's cryptographically secure generator (salts).
-    public static func randomBytes(_ count: Int) -> [UInt8] {
+    static func randomBytes(_ count: Int) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: count)
         let status = bytes.withUnsafeMutableBufferPointer { RAND_bytes($0.baseAddress, Int32(count)) }
         if status != 1 { bytes = (0..<count).map { _ in UInt8.random(in: 0...255) } }
@@ -46,10 +46,10 @@ public struct SHA256Digest: ~Copyable {
 }
 
 /// Lower-case hexadecimal text of bytes.
-public enum HexText {
+enum HexText {
     private static let digits = Array("0123456789abcdef".utf8)
 
-    public static func encode<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> String {
+    static func encode<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> String {
         var text: [UInt8] = []
         for byte in bytes {
             text.append(digits[Int(byte >> 4)])

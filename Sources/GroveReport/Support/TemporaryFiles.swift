@@ -6,21 +6,21 @@ import Synchronization
 ///
 /// Register a path before creating it: the signal handler holds the registry's lock until the
 /// process ends, so nothing registered later can be created after the clean-up.
-public enum TemporaryFiles {
+enum TemporaryFiles {
     private static let registered = Mutex<[String: Bool]>([:])
 
     /// Records `path` (a directory when `directory`) as this run's, before it is created.
-    public static func register(_ path: String, directory: Bool = false) {
+    static func register(_ path: String, directory: Bool = false) {
         registered.withLock { $0[path] = directory }
     }
 
     /// Forgets `path`: it was renamed into place or removed.
-    public static func release(_ path: String) {
+    static func release(_ path: String) {
         registered.withLock { _ = $0.removeValue(forKey: path) }
     }
 
     /// Removes `path` (recursively when a directory) and forgets it.
-    public static func remove(_ path: String) {
+    static func remove(_ path: String) {
         registered.withLock { paths in
             removeFromDisk(path, directory: paths.removeValue(forKey: path) ?? false)
         }

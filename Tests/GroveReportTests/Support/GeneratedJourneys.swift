@@ -1,4 +1,5 @@
 import Foundation
+@testable import GroveGenerator
 @testable import GroveReport
 
 /// What a `generate --days` log set says about its journeys, read back through the pipeline's

@@ -1,4 +1,5 @@
 import Foundation
+@testable import GroveGenerator
 @testable import GroveReport
 
 /// The report files a run writes.

@@ -1,19 +1,19 @@
 /// The counts of one campaign's row of `attribution.csv` (also used for the totals).
-public struct AttributionCounts: Sendable, Equatable {
-    public var clicks = 0
-    public var storeClicks = 0
-    public var appClicks = 0
-    public var opens = 0
-    public var openRetries = 0
-    public var openConflicts = 0
-    public var attributed = 0
-    public var bindRetries = 0
-    public var bindConflicts = 0
+struct AttributionCounts: Sendable, Equatable {
+    var clicks = 0
+    var storeClicks = 0
+    var appClicks = 0
+    var opens = 0
+    var openRetries = 0
+    var openConflicts = 0
+    var attributed = 0
+    var bindRetries = 0
+    var bindConflicts = 0
 
-    public init() {}
+    init() {}
 
     /// attributed / clicks, nil when there are no clicks.
-    public var attributionRate: Double? {
+    var attributionRate: Double? {
         clicks == 0 ? nil : Double(attributed) / Double(clicks)
     }
 
@@ -31,20 +31,20 @@ public struct AttributionCounts: Sendable, Equatable {
 }
 
 /// Attribution joined and counted: rows by campaign (byte-wise order) and the totals of docs/ATTRIBUTION.md.
-public struct AttributionResult: Sendable, Equatable {
-    public var campaigns: [(campaign: ByteString, counts: AttributionCounts)]
-    public var totals: AttributionCounts
+struct AttributionResult: Sendable, Equatable {
+    var campaigns: [(campaign: ByteString, counts: AttributionCounts)]
+    var totals: AttributionCounts
     /// Clicks seen on more than one line, each counted once (docs/ATTRIBUTION.md: "each counted once per
     /// distinct openId or clickId").
-    public var duplicateClicks = 0
+    var duplicateClicks = 0
     /// Opens whose original names a `clickId` that no click has.
-    public var orphanOpens = 0
+    var orphanOpens = 0
     /// Opens whose original has no `clickId`.
-    public var unresolvedOpens = 0
+    var unresolvedOpens = 0
     /// Bindings whose `clickId` no click has.
-    public var orphanBinds = 0
+    var orphanBinds = 0
 
-    public static func == (lhs: AttributionResult, rhs: AttributionResult) -> Bool {
+    static func == (lhs: AttributionResult, rhs: AttributionResult) -> Bool {
         lhs.campaigns.elementsEqual(rhs.campaigns) { $0.campaign == $1.campaign && $0.counts == $1.counts }
             && lhs.totals == rhs.totals && lhs.duplicateClicks == rhs.duplicateClicks
             && lhs.orphanOpens == rhs.orphanOpens && lhs.unresolvedOpens == rhs.unresolvedOpens
@@ -54,7 +54,7 @@ public struct AttributionResult: Sendable, Equatable {
 
 extension PartialState {
     /// Attribution rows (byte-wise by campaign) and totals, from a state past every join stage.
-    public func attributionReport() -> AttributionResult {
+    func attributionReport() -> AttributionResult {
         var result = AttributionResult(campaigns: [], totals: AttributionCounts())
         result.campaigns = zip(joins.campaignAttribution.keys, joins.campaignAttribution.records)
             .map { (symbols.string($0), $1) }

@@ -3,15 +3,15 @@
 ///
 /// Records merge by key with order-independent rules, so states built from any split of the
 /// input (by file, by thread, by key partition) merge into the same result.
-public struct AttributionState: Sendable {
+struct AttributionState: Sendable {
     var clicks = SymbolKeyedRecords<ClickRecord>()
     var opens = SymbolKeyedRecords<OpenRecord>()
     var bindings = SymbolKeyedRecords<BindingRecord>()
 
-    public init() {}
+    init() {}
 
     /// Adds a FunnelsGrove event whose symbols belong to `symbols`; other events are ignored.
-    public mutating func add(_ event: Event, symbols: SymbolTable) {
+    mutating func add(_ event: Event, symbols: SymbolTable) {
         switch event {
         case .linkClick(let click):
             clicks.upsert(click.clickId, { ClickRecord(click) }, { $0.merge(ClickRecord(click), symbols: symbols) })
@@ -26,7 +26,7 @@ public struct AttributionState: Sendable {
 
     /// Merges a state whose symbols `translation` maps into `symbols`.
     /// Releases each store of `other` as soon as it is merged.
-    public mutating func merge(_ other: consuming AttributionState, _ translation: SymbolTranslation, symbols: SymbolTable) {
+    mutating func merge(_ other: consuming AttributionState, _ translation: SymbolTranslation, symbols: SymbolTable) {
         clicks.merge(take(&other.clicks, .init()), translation, symbols: symbols)
         opens.merge(take(&other.opens, .init()), translation, symbols: symbols)
         bindings.merge(take(&other.bindings, .init()), translation, symbols: symbols)

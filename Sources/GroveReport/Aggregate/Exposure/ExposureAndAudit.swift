@@ -5,7 +5,7 @@ extension PartialState {
     /// z for a two-sided 95% interval.
     static let criticalValue95 = 1.959963984540054
 
-    public func exposureReport(configuration: Configuration?) -> GronaResult {
+    func exposureReport(configuration: Configuration?) -> GronaResult {
         // Campaigns and variants are few: from here on they go by name, and the configuration's
         // names need no symbols.
         let counters = byName(grona.counters)

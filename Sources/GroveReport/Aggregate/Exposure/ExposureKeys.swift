@@ -1,7 +1,7 @@
 /// The unit a decision assigns: `install:<installId>` or `customer:<customerId>`.
-public struct UnitKey: TranslatableKey {
-    public var kind: DecisionUnit
-    public var id: Symbol
+struct UnitKey: TranslatableKey {
+    var kind: DecisionUnit
+    var id: Symbol
 
     func translated(_ translation: SymbolTranslation) -> UnitKey {
         UnitKey(kind: kind, id: translation[id])

@@ -3,17 +3,17 @@
 /// Events are routed by their flags as they arrive: preview and consent-denied events are only
 /// counted; clean events go to the per-(campaign, install) records that preview-install exclusion
 /// needs; order lines go, all of them, to per-`orderId` deduplication. Every map merges by key.
-public struct GronaState: Sendable {
+struct GronaState: Sendable {
     var counters = SymbolKeyedRecords<CampaignCounters>()
     /// Keyed by (campaign, installId).
     var installs = PairKeyedRecords<InstallRecord>()
     var orders = SymbolKeyedRecords<OrderRecord>()
     var totals = GronaTotals()
 
-    public init() {}
+    init() {}
 
     /// Adds a Grona event whose symbols belong to `symbols`; other events are ignored.
-    public mutating func add(_ event: Event, symbols: SymbolTable) {
+    mutating func add(_ event: Event, symbols: SymbolTable) {
         switch event {
         case .decision(let decision):
             let key = SymbolPair(first: decision.campaignId, second: decision.subject.installId)
@@ -97,7 +97,7 @@ public struct GronaState: Sendable {
 
     /// Merges a state whose symbols `translation` maps into `symbols`.
     /// Releases each store of `other` as soon as it is merged.
-    public mutating func merge(_ other: consuming GronaState, _ translation: SymbolTranslation, symbols: SymbolTable) {
+    mutating func merge(_ other: consuming GronaState, _ translation: SymbolTranslation, symbols: SymbolTable) {
         counters.merge(take(&other.counters, .init()), translation, symbols: symbols)
         installs.merge(take(&other.installs, .init()), translation, symbols: symbols)
         orders.merge(take(&other.orders, .init()), translation, symbols: symbols)

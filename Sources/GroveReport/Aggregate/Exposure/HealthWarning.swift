@@ -2,7 +2,7 @@
 ///
 /// Warnings change no number: they tell the reader which numbers to read with care. Cases are
 /// declared in byte-wise order of their names, the order reports list them in.
-public enum HealthWarning: String, Sendable, CaseIterable, Comparable {
+enum HealthWarning: String, Sendable, CaseIterable, Comparable {
     /// A row of the campaign has fewer than `fewUnitsLimit` units (a configured variant without
     /// traffic included): its rate and interval say little.
     case fewUnits = "few_units"
@@ -15,16 +15,16 @@ public enum HealthWarning: String, Sendable, CaseIterable, Comparable {
     case sampleRatioMismatch = "sample_ratio_mismatch"
 
     /// Below this many units a row is `few_units`.
-    public static let fewUnitsLimit = 8
+    static let fewUnitsLimit = 8
     /// `srm_p_value` below this is a sample-ratio mismatch.
-    public static let sampleRatioMismatchLimit = 0.001
+    static let sampleRatioMismatchLimit = 0.001
     /// Multi-variant units plus units below this are too few for `multiple_exposures`.
-    public static let multipleExposuresMinimumUnits = 10
+    static let multipleExposuresMinimumUnits = 10
 
-    public var name: String { rawValue }
+    var name: String { rawValue }
 
     /// One sentence for people: what the warning means for the numbers.
-    public var explanation: String {
+    var explanation: String {
         switch self {
         case .fewUnits:
             "a variant has fewer than \(Self.fewUnitsLimit) units: its rate and interval say little"
@@ -37,12 +37,12 @@ public enum HealthWarning: String, Sendable, CaseIterable, Comparable {
         }
     }
 
-    public static func < (lhs: HealthWarning, rhs: HealthWarning) -> Bool {
+    static func < (lhs: HealthWarning, rhs: HealthWarning) -> Bool {
         lhs.rawValue.utf8.lexicographicallyPrecedes(rhs.rawValue.utf8)
     }
 
     /// The warnings that apply to a campaign, sorted byte-wise.
-    public static func warnings(for campaign: ExposureCampaign) -> [HealthWarning] {
+    static func warnings(for campaign: ExposureCampaign) -> [HealthWarning] {
         var found: [HealthWarning] = []
         if let srm = campaign.srmPValue, srm < sampleRatioMismatchLimit { found.append(.sampleRatioMismatch) }
         // m ≥ 0.01·(m + u) in integers: 100·m ≥ m + u, exact for any count.
@@ -57,5 +57,5 @@ public enum HealthWarning: String, Sendable, CaseIterable, Comparable {
 
 extension ExposureCampaign {
     /// The health warnings of this campaign, sorted byte-wise by name.
-    public var warnings: [HealthWarning] { HealthWarning.warnings(for: self) }
+    var warnings: [HealthWarning] { HealthWarning.warnings(for: self) }
 }

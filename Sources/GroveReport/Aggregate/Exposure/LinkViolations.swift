@@ -1,19 +1,19 @@
 /// The four preview-link checks of the audit (docs/AUDIT.md, Violations): what an SDK must never do with a
 /// link. One link may break several.
-public struct LinkViolations: Sendable, Equatable {
+struct LinkViolations: Sendable, Equatable {
     /// Paired or cleared on a malformed or foreign link.
-    public var invalidLinkAccepted = 0
+    var invalidLinkAccepted = 0
     /// Cleared on a pairing link, or paired on a clearing one.
-    public var wrongLinkOutcome = 0
+    var wrongLinkOutcome = 0
     /// Paired while consent was denied (pairing sends the install id).
-    public var pairedWhileDenied = 0
+    var pairedWhileDenied = 0
     /// Paired with a pin that ends more than 24 hours after the link's `ts`.
-    public var pinTooLong = 0
+    var pinTooLong = 0
 
     /// The longest pin Grona may issue: 24 hours, to the nanosecond.
     static let maximumPinSeconds: Int64 = 86_400
 
-    public init() {}
+    init() {}
 
     /// The violations of one link.
     init(_ link: PreviewLink) {
@@ -32,7 +32,7 @@ public struct LinkViolations: Sendable, Equatable {
         Instant(seconds: start.seconds + maximumPinSeconds, nanoseconds: start.nanoseconds) < expiry
     }
 
-    public var total: Int { invalidLinkAccepted + wrongLinkOutcome + pairedWhileDenied + pinTooLong }
+    var total: Int { invalidLinkAccepted + wrongLinkOutcome + pairedWhileDenied + pinTooLong }
 
     /// In report order.
     var counts: [Int] { [invalidLinkAccepted, wrongLinkOutcome, pairedWhileDenied, pinTooLong] }

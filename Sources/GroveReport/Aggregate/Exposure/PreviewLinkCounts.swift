@@ -1,12 +1,12 @@
 /// Accepted `preview_link`s by the kind of their URL and the SDK's outcome: the
 /// `totals.preview_links` table of the audit, every cell written, also when 0.
-public struct PreviewLinkCounts: Sendable, Equatable {
+struct PreviewLinkCounts: Sendable, Equatable {
     /// Row-major: kind, then outcome, in their declaration order.
     private(set) var cells = [Int](repeating: 0, count: Self.cellCount)
 
     static let cellCount = PreviewLinkKind.allCases.count * PreviewLinkOutcome.allCases.count
 
-    public init() {}
+    init() {}
 
     /// From the cells in row-major order (stage records); nil for the wrong number of cells.
     init?(cells: [Int]) {
@@ -14,11 +14,11 @@ public struct PreviewLinkCounts: Sendable, Equatable {
         self.cells = cells
     }
 
-    public subscript(kind: PreviewLinkKind, outcome: PreviewLinkOutcome) -> Int {
+    subscript(kind: PreviewLinkKind, outcome: PreviewLinkOutcome) -> Int {
         cells[Self.index(kind, outcome)]
     }
 
-    public var total: Int { cells.reduce(0, +) }
+    var total: Int { cells.reduce(0, +) }
 
     mutating func count(_ kind: PreviewLinkKind, _ outcome: PreviewLinkOutcome) {
         cells[Self.index(kind, outcome)] += 1

@@ -12,7 +12,7 @@ extension PartialState {
     /// opens and bindings to their click, applies preview-install exclusion (rule 2), and routes
     /// used orders to the units they name. Attribution and exposure touch disjoint stores, so
     /// their halves run on two threads.
-    public mutating func joinStage1(scope: PreviewScope) {
+    mutating func joinStage1(scope: PreviewScope) {
         let noCampaign = symbols.intern(Self.noCampaign)
         var attribution = take(&self.attribution, AttributionState())
         var grona = take(&self.grona, GronaState())
@@ -32,7 +32,7 @@ extension PartialState {
     /// Stage 2, on records keyed by clickId and (campaign, unit): counts each click's campaign
     /// row or its orphans, and applies rule 3, turning single-variant units into units of their
     /// variant and exposures of their unit key.
-    public mutating func joinStage2() {
+    mutating func joinStage2() {
         var attributionJoins = takeAttributionJoins()
         var exposureJoins = takeExposureJoins()
         Parallel.both {
@@ -45,7 +45,7 @@ extension PartialState {
 
     /// Stage 3, on records keyed by unit: matches each exposure with the unit's used orders at or
     /// after its first exposure.
-    public mutating func joinStage3() {
+    mutating func joinStage3() {
         for conversion in joins.unitConversions.removeAll().records where !conversion.exposures.isEmpty {
             let matcher = OrderMatcher(conversion.orders)
             for exposure in conversion.exposures {
@@ -85,7 +85,7 @@ extension PartialState {
     }
 
     /// All three stages back to back, as one process runs them.
-    public mutating func joinAll(scope: PreviewScope) {
+    mutating func joinAll(scope: PreviewScope) {
         joinStage1(scope: scope)
         joinStage2()
         joinStage3()

@@ -10,7 +10,7 @@
 /// | `variants` | (campaign, variant) | stages 1–3 | the reports |
 /// | `campaignStats` | campaign | stages 1–2 | the reports |
 /// | `attributionExtras` | — | stages 1–2 | the reports |
-public struct JoinState: Sendable {
+struct JoinState: Sendable {
     var clickJoins = SymbolKeyedRecords<ClickJoin>()
     var unitAssignments = KeyedRecords<HashedIndex<CampaignUnit>, UnitAssignment>()
     var unitConversions = KeyedRecords<HashedIndex<UnitKey>, UnitConversion>()

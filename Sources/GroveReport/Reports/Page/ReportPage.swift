@@ -3,12 +3,12 @@
 ///
 /// It loads nothing (inline CSS and SVG; a content security policy forbids any request), runs no
 /// script, and shows no time or date of its own, so the same input gives the same bytes.
-public enum ReportPage {
+enum ReportPage {
     /// Up to this many campaigns, every campaign's section opens with the page; beyond it they
     /// start collapsed, so a page of thousands of campaigns lays out only what is opened.
-    public static let openCampaignLimit = 20
+    static let openCampaignLimit = 20
 
-    public static func html(_ result: RunResult) -> [UInt8] {
+    static func html(_ result: RunResult) -> [UInt8] {
         var page = HTMLWriter()
         page.raw("""
             <!DOCTYPE html>

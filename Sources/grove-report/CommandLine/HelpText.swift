@@ -1,0 +1,154 @@
+/// The `--help` texts of the tool and its subcommands.
+enum HelpText {
+    static func forCommand(_ name: String) -> String? {
+        switch name {
+        case "run": run
+        case "validate": validate
+        case "generate": generate
+        case "partial": partial
+        case "merge": merge
+        case "render": render
+        case "state": state
+        default: nil
+        }
+    }
+
+    static let tool = """
+        grove-report: attribution and exposure reports from Grona and FunnelsGrove NDJSON logs.
+
+        USAGE: grove-report <command> [options]
+
+        COMMANDS:
+          run        Read logs and write the reports (default: SampleData/ into Reports/).
+          validate   Read logs and print the preview audit; exit 3 on any violation.
+          generate   Write a seeded synthetic log set.
+          state      Describe a --state file: its schema version and runs.
+
+        STAGE FILTERS (for a distributed engine such as Spark; see docs/SPARK.md):
+          partial    One input file on stdin → stage records on stdout.
+          merge      Stage records → merged records (after a shuffle: --join N).
+          render     Final stage records → the report files.
+
+        Run 'grove-report <command> --help' for a command's options.
+
+        EXIT CODES:
+          0  ok
+          1  input errors, rejected/lines above --max-reject-rate, or a failed leak check
+          2  usage or configuration error
+          3  validate found violations
+          74 the outputs or the state could not be written (full disk, read-only or vanished directory)
+          75 the output directory or the state is in use by another run (after --lock-wait)
+          When several apply, the first in the order 2, 75, 74, 1, 3 wins.
+
+        """
+
+    static let analysisOptions = """
+          INPUT                      Files, directories (walked for .ndjson, .jsonl, .gz) or - for stdin.
+          --config FILE              Grona configuration export (weights, enabled flags).
+          --preview-scope unit|event unit (default): drop every event of a campaign's preview installs;
+                                     event: drop only flagged events.
+          --jobs N                   Worker threads (default: the number of cores).
+          --inflate zlib|isal|auto   gzip decoder: zlib (default), isal (ISA-L, about twice as fast;
+                                     needs libisal.so.2, Debian libisal2), auto (isal when present).
+                                     The reports are the same bytes either way.
+          --max-reject-rate R        Fail (exit 1) when rejected/lines exceeds R (default 0.01).
+          --rejects-raw              Add the redacted raw line to rejects.ndjson.
+          --lock-wait SECONDS        Wait up to SECONDS for another run on the same --out (default 0),
+                                     then exit 75.
+        """
+
+    static let run = """
+        USAGE: grove-report run [INPUT...] [--out DIR] [options]
+
+        Reads the logs and writes attribution.csv/json, exposure.csv/json, preview_audit.json,
+        report.html, summary.json and rejects.ndjson into DIR. With no INPUT it reads SampleData/.
+
+        With --state FILE, runs add up night by night: inputs the state has ingested (by SHA-256)
+        are skipped, new ones are merged into it all or nothing, and the reports (plus
+        changes.csv) are those of one run over every input the state holds. With --state and
+        no INPUT, nothing is ingested and the reports come from the state.
+
+        OPTIONS:
+          --out DIR                  Output directory (default: Reports).
+          --state FILE               SQLite state of incremental runs (created when missing).
+          --lock-wait SECONDS        Wait this long for another run's lock, then exit 75 (default 0).
+        \(analysisOptions)
+
+        """
+
+    static let validate = """
+        USAGE: grove-report validate [INPUT...] [--out DIR] [options]
+
+        Runs the same pipeline and prints the preview audit and the exposure health warnings.
+        Exit 3 when any violation is found, 1 on input errors or too many rejected lines, 0
+        otherwise (health warnings change no exit status). Writes reports only with --out.
+
+        OPTIONS:
+          --out DIR                  Also write every report into DIR.
+          --junit FILE               Also write the audit as JUnit XML (a test case per campaign and
+                                     violation, plus the leak check) for GitLab, Jenkins and the like.
+          --github                   Also print GitHub Actions ::error commands, and append a Markdown
+                                     table to $GITHUB_STEP_SUMMARY when it names a file.
+        \(analysisOptions)
+
+        """
+
+    static let state = """
+        USAGE: grove-report state FILE [--json]
+
+        Prints the schema version of a --state file and its runs (id, start, status, options,
+        lines, inputs), without waiting for a run that is writing it. --json for machines.
+
+        """
+
+    static let generate = """
+        USAGE: grove-report generate --out DIR [--events N] [--seed S] [--files F | --days D] [--bad-share R]
+                                     [--shape friendly|production]
+
+        Writes a seeded synthetic log set: every event type and situation of the spec (preview
+        testers, retries, conflicts, duplicates, orphans) and a share of bad lines. The same
+        options always write the same bytes.
+
+        OPTIONS:
+          --out DIR        Output directory (created if missing).
+          --events N       Lines to write (default 100000).
+          --seed S         Random seed (default 1).
+          --files F        Number of .ndjson.gz files (default 4).
+          --days D         One file per simulated day instead (events-2026-03-02.ndjson.gz, …),
+                           with journeys that cross midnight: opens up to 3 days after their
+                           click, bindings up to 14, orders up to 7 after an exposure, testers
+                           who start previewing late, lines delivered a day or two late.
+          --bad-share R    Share of bad lines, 0 to 1 (default 0.002).
+          --shape S        friendly (default): compact lines. production: lines like real SDK
+                           logs (~280 bytes, 5-10 ignored metadata keys on Grona lines, many
+                           more distinct installs and clicks), for benchmarks.
+
+        """
+
+    static let partial = """
+        USAGE: grove-report partial --name NAME [--index I] [--rejects-raw] < FILE > RECORDS
+
+        Reads one input file (gzip or plain) from standard input, validates and aggregates it as
+        `run` does, and writes its partial state as records `KEY<TAB>VALUE`. NAME is how reports
+        name the file; I its position among all inputs (orders rejects of a file named twice).
+
+        """
+
+    static let merge = """
+        USAGE: grove-report merge [--join 1|2|3] [--preview-scope unit|event] < RECORDS > RECORDS
+
+        Merges records of equal keys (associative and commutative). With --join N it then runs join
+        stage N, which needs every record of a key in this one input: run it right after the N-th
+        shuffle by key. --preview-scope applies to --join 1 (default unit).
+
+        """
+
+    static let render = """
+        USAGE: grove-report render --out DIR [--config FILE] [--max-reject-rate R] [--rejects-raw]
+                                   [--wall-seconds S] [--lock-wait S] < RECORDS
+
+        Writes the report files of `run` from the records left after join stage 3. S is the
+        engine's wall time for summary.json. Exit codes as `run`.
+
+        """
+}
