@@ -105,8 +105,8 @@ enum HelpText {
         USAGE: grove-report generate --out DIR [--events N] [--seed S] [--files F | --days D] [--bad-share R]
                                      [--shape friendly|production]
 
-        Writes a seeded synthetic log set: every event type and situation of the spec (preview
-        testers, retries, conflicts, duplicates, orphans) and a share of bad lines. The same
+        Writes a seeded synthetic log set: every event type and situation docs/EVENTS.md describes
+        (preview testers, retries, conflicts, duplicates, orphans) and a share of bad lines. The same
         options always write the same bytes.
 
         OPTIONS:
