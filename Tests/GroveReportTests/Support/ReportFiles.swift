@@ -33,8 +33,9 @@ func reportContents(_ directory: String) throws -> [String: String] {
 
 /// Renders the four analysis reports of a merged partial state, for byte comparisons.
 func renderedReports(_ state: PartialState, configuration: Configuration? = nil, scope: PreviewScope = .unit) -> [UInt8] {
-    let attribution = state.attributionResult()
-    let grona = state.gronaResult(configuration: configuration, scope: scope)
+    let joined = state.joined(scope: scope)
+    let attribution = joined.attributionResult()
+    let grona = joined.exposureResult(configuration: configuration)
     return AttributionReport.csv(attribution) + AttributionReport.json(attribution)
         + ExposureReport.csv(grona.exposure) + ExposureReport.json(grona.exposure)
         + PreviewAuditReport.json(grona.audit)
