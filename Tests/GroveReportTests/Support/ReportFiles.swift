@@ -33,7 +33,11 @@ func reportContents(_ directory: String) throws -> [String: String] {
 
 /// Renders the four analysis reports of a merged partial state, for byte comparisons.
 func renderedReports(_ state: PartialState, configuration: Configuration? = nil, scope: PreviewScope = .unit) -> [UInt8] {
-    let joined = state.joined(scope: scope)
+    renderedReports(state.joined(scope: scope), configuration: configuration)
+}
+
+/// Renders the four analysis reports of a joined state, for byte comparisons.
+func renderedReports(_ joined: JoinedState, configuration: Configuration? = nil) -> [UInt8] {
     let attribution = joined.attributionResult()
     let grona = joined.exposureResult(configuration: configuration)
     return AttributionReport.csv(attribution) + AttributionReport.json(attribution)
