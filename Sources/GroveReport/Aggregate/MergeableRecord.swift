@@ -178,6 +178,7 @@ struct KeyedRecords<Index: RecordIndex, Record: MergeableRecord>: Sendable {
                 self = other
                 return
             }
+            reserve(count + other.count)
             for (key, record) in zip(other.keys, other.records) {
                 upsert(key, { record }, { $0.merge(record, symbols: symbols) })
             }

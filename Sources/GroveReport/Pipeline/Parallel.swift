@@ -13,29 +13,25 @@ enum Parallel {
         let run: (Int) -> Void
     }
 
-    /// Transforms every input on up to `threads` threads and returns the outputs in input order.
-    /// Each input is moved to the one thread that transforms it, so it is uniquely owned there
-    /// (mutating it copies nothing). Inputs are dealt out in turn: partitions by hash are alike.
-    static func map<Input, Output>(_ inputs: consuming [Input], threads: Int, _ transform: (consuming Input) -> Output) -> [Output] {
-        var slots = inputs.map { Optional($0) }
-        inputs = []
-        var outputs = [Output?](repeating: nil, count: slots.count)
-        let count = slots.count
+    /// Runs `body` on every item, in place, on up to `threads` threads, and returns its results
+    /// in item order. Each item is worked on by one thread, which may move it out (`take`) to own
+    /// it uniquely. Items are dealt out in turn: partitions by hash are alike in size.
+    static func map<Item, Result>(_ items: inout [Item], threads: Int, _ body: (inout Item) -> Result) -> [Result] {
+        var results = [Result?](repeating: nil, count: items.count)
+        let count = items.count
         let lanes = max(1, min(threads, count))
-        slots.withUnsafeMutableBufferPointer { slotsBuffer in
-            outputs.withUnsafeMutableBufferPointer { outputsBuffer in
-                let (slots, outputs) = (slotsBuffer, outputsBuffer)
-                withoutActuallyEscaping(transform) { transform in
+        items.withUnsafeMutableBufferPointer { itemsBuffer in
+            results.withUnsafeMutableBufferPointer { resultsBuffer in
+                let (items, results) = (itemsBuffer, resultsBuffer)
+                withoutActuallyEscaping(body) { body in
                     let work = LaneWork { lane in
-                        for index in stride(from: lane, to: count, by: lanes) {
-                            outputs[index] = transform(take(&slots[index], nil)!)
-                        }
+                        for index in stride(from: lane, to: count, by: lanes) { results[index] = body(&items[index]) }
                     }
                     if lanes == 1 { work.run(0) } else { DispatchQueue.concurrentPerform(iterations: lanes) { work.run($0) } }
                 }
             }
         }
-        return outputs.map { $0! }
+        return results.map { $0! }
     }
 
     /// Runs `first` and `second` concurrently. They must not touch the same mutable state.

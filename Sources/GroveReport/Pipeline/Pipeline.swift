@@ -45,7 +45,7 @@ public enum Pipeline {
         merged.accounting.merge(discovery)
 
         progress?.phase = .joining
-        let joined = merged.joined(scope: options.previewScope)
+        let joined = (consume merged).joined(scope: options.previewScope)
         let attribution = joined.attributionResult()
         let grona = joined.exposureResult(configuration: options.configuration)
         progress?.phase = .writing

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The three join stages that turn merged partial states into report rows (docs/ATTRIBUTION.md, EXPOSURE.md, AUDIT.md).
 ///
 /// Each stage reads records that a shuffle by key has brought together and writes records keyed
@@ -25,13 +27,15 @@ extension PartialState {
     private mutating func alone(_ stage: (inout PartitionedState) -> Void) {
         var state = PartitionedState(merging: [take(&self, PartialState())], partitions: 1, threads: 1)
         stage(&state)
-        self = state.flattened()
+        self = (consume state).flattened()
     }
 
-    /// All three stages, on `partitions` partitions by key hash and `threads` threads: the state
-    /// that the results are built from.
-    consuming func joined(scope: PreviewScope, partitions: Int = 1, threads: Int = 1) -> JoinedState {
-        PartitionedState(merging: [self], partitions: partitions, threads: threads).joined(scope: scope)
+    /// All three stages, on `partitions` partitions by key hash and `threads` threads (by default
+    /// every processor): the state that the results are built from.
+    consuming func joined(
+        scope: PreviewScope, partitions: Int = 16, threads: Int = ProcessInfo.processInfo.activeProcessorCount
+    ) -> JoinedState {
+        PartitionedState(merging: [consume self], partitions: partitions, threads: threads).joined(scope: scope)
     }
 }
 

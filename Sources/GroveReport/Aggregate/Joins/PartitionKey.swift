@@ -39,7 +39,9 @@ extension KeyedRecords where Index.Key: PartitionKey {
         if count == 1 && translation == nil { return [self] }
         var parts = [KeyedRecords](repeating: KeyedRecords(), count: count)
         let (keys, records) = removeAll()
-        for part in parts.indices { parts[part].reserve(keys.count / count + 1) }
+        // A part's share, with room for hashing's spread, so that no part doubles its arrays.
+        let share = keys.count / count
+        for part in parts.indices { parts[part].reserve(share + share / 8 + 16) }
         for (key, record) in zip(keys, records) {
             guard let translation else {
                 parts[key.partition(of: count)].append(key, record)

@@ -34,18 +34,21 @@ struct PartitionedState: Sendable {
             totals.merge(partial.grona.totals, symbols: symbols)
             sources.append((JoinPartition(&partial), translation))
         }
-        partitions = gather(Parallel.map(sources, threads: threads) { $0.0.split(into: max(1, count), $0.1) })
+        partitions = gather(Parallel.map(&sources, threads: threads) { source in
+            take(&source.0, JoinPartition()).split(into: max(1, count), source.1)
+        })
     }
 
     /// Partition `j` of the result merges the `j`-th part of every split, in split order.
     private func gather(_ splits: consuming [[JoinPartition]]) -> [JoinPartition] {
         var columns = [[JoinPartition]](repeating: [], count: splits.first?.count ?? 1)
-        for var parts in splits {
+        splits.reverse()
+        while var parts = splits.popLast() {
             parts.reverse()
             for column in columns.indices { columns[column].append(parts.popLast() ?? JoinPartition()) }
         }
         let symbols = self.symbols
-        return Parallel.map(columns, threads: threads) { JoinPartition.merged($0, symbols: symbols) }
+        return Parallel.map(&columns, threads: threads) { JoinPartition.merged(take(&$0, []), symbols: symbols) }
     }
 
     /// Deals every partition's records out to the partitions their keys hash to now: the
@@ -53,16 +56,12 @@ struct PartitionedState: Sendable {
     private mutating func reshuffle() {
         let count = partitions.count
         guard count > 1 else { return }
-        partitions = gather(Parallel.map(take(&partitions, []), threads: threads) { $0.split(into: count, nil) })
+        partitions = gather(Parallel.map(&partitions, threads: threads) { take(&$0, JoinPartition()).split(into: count, nil) })
     }
 
     /// Runs a stage on every partition, on every thread.
     private mutating func forEachPartition(_ stage: (inout JoinPartition) -> Void) {
-        partitions = Parallel.map(take(&partitions, []), threads: threads) { (partition: consuming JoinPartition) in
-            var partition = partition
-            stage(&partition)
-            return partition
-        }
+        _ = Parallel.map(&partitions, threads: threads, stage)
     }
 
     mutating func joinStage1(scope: PreviewScope) {
