@@ -27,7 +27,8 @@ enum Parallel {
                     let work = LaneWork { lane in
                         for index in stride(from: lane, to: count, by: lanes) { results[index] = body(&items[index]) }
                     }
-                    if lanes == 1 { work.run(0) } else { DispatchQueue.concurrentPerform(iterations: lanes) { work.run($0) } }
+                    guard lanes > 1 else { return work.run(0) }
+                    DispatchQueue.concurrentPerform(iterations: lanes) { work.run($0) }
                 }
             }
         }

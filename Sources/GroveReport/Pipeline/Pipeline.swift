@@ -19,7 +19,8 @@ public struct RunResult: Sendable {
     }
 }
 
-/// The whole batch: inputs → lines → events → partial states (in parallel) → merge → reports.
+/// The whole batch: inputs → lines → events → partial states (in parallel) → partitions by key
+/// → joined state (partition by partition, in parallel) → results → reports.
 public enum Pipeline {
     /// Runs the pipeline and, when the options name an output directory, writes every report.
     public static func run(_ options: RunOptions, progress: ProgressCounters? = nil) throws(OutputError) -> RunResult {
@@ -38,7 +39,8 @@ public enum Pipeline {
             files, jobs: options.jobs, rejectsRaw: options.rejectsRaw, scratch: scratch, progress: progress,
             inflate: options.inflate)
         progress?.phase = .merging
-        var merged = PartitionedState(merging: take(&partials, []), partitions: options.partitionCount, threads: options.jobs)
+        var merged = PartitionedState(
+            merging: take(&partials, []), partitions: options.partitionCount, threads: options.jobs)
         var discovery = Accounting()
         discovery.files = discoveryErrors.count
         discovery.inputErrors = discoveryErrors

@@ -56,7 +56,9 @@ struct PartitionedState: Sendable {
     private mutating func reshuffle() {
         let count = partitions.count
         guard count > 1 else { return }
-        partitions = gather(Parallel.map(&partitions, threads: threads) { take(&$0, JoinPartition()).split(into: count, nil) })
+        partitions = gather(Parallel.map(&partitions, threads: threads) { partition in
+            take(&partition, JoinPartition()).split(into: count, nil)
+        })
     }
 
     /// Runs a stage on every partition, on every thread.
