@@ -2,6 +2,7 @@
 /// join stage: units, conversions and exclusion counts are final; this adds the rows the
 /// configuration lists, lift against the control, sample-ratio mismatch and the audit.
 extension JoinedState {
+    /// The exposure rows by campaign (byte-wise) and variant, and the preview audit.
     func exposureResult(configuration: Configuration?) -> GronaResult {
         // Campaigns and variants are few: from here on they go by name, and the configuration's
         // names need no symbols.
