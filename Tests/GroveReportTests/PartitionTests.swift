@@ -6,19 +6,19 @@ import Testing
 /// no byte of any report.
 struct PartitionTests {
     /// Three workers' partial states, each with its own symbol table, as `run` merges them.
-    static let workers: [PartialState] = {
-        let lines = PropertyTests.lines
+    static func workers(_ lines: [String]) -> [PartialState] {
         let size = lines.count / 3 + 1
         return stride(from: 0, to: lines.count, by: size).map { partialState(Array(lines[$0..<min($0 + size, lines.count)])) }
-    }()
+    }
 
     @Test(arguments: [1, 3, 16])
-    func anyPartitionCountAndThreadCountGiveTheSameReports(partitions: Int) {
-        #expect(!PropertyTests.lines.isEmpty)
+    func anyPartitionCountAndThreadCountGiveTheSameReports(partitions: Int) throws {
+        let lines = try PropertyTests.lines
+        #expect(!lines.isEmpty)
         for scope in PreviewScope.allCases {
-            let expected = renderedReports(partialState(PropertyTests.lines), scope: scope)
+            let expected = renderedReports(partialState(lines), scope: scope)
             for threads in [1, 2, 5] {
-                let joined = PartitionedState(merging: Self.workers, partitions: partitions, threads: threads).joined(scope: scope)
+                let joined = PartitionedState(merging: Self.workers(lines), partitions: partitions, threads: threads).joined(scope: scope)
                 #expect(renderedReports(joined) == expected, "\(partitions) partitions, \(threads) threads, \(scope) scope")
             }
         }
