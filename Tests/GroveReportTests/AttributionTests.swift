@@ -21,7 +21,7 @@ struct AttributionTests {
     }
 
     func result(_ lines: [String]) -> AttributionResult {
-        partialState(lines).attributionResult()
+        partialState(lines).joined(scope: .unit).attributionResult()
     }
 
     func row(_ result: AttributionResult, _ campaign: String) -> AttributionCounts? {
@@ -165,7 +165,7 @@ struct ManyValuesPerKeyTests {
             lines.append(AttributionTests.bind("c1", "2026-03-01T10:00:00.\(String(format: "%04d", index))Z", "u\(index)@x"))
         }
         lines.append(AttributionTests.open("o1", "2026-03-01T11:00:00Z", click: "c1", slug: "s0"))
-        let counts = partialState(lines).attributionResult().campaigns.first?.counts
+        let counts = partialState(lines).joined(scope: .unit).attributionResult().campaigns.first?.counts
         #expect(counts?.opens == 1 && counts?.openRetries == 1 && counts?.openConflicts == 4999)
         #expect(counts?.attributed == 1 && counts?.bindRetries == 0 && counts?.bindConflicts == 4999)
     }
@@ -176,7 +176,7 @@ struct ManyValuesPerKeyTests {
             lines.append(ExposureTests.decision("i1", "c", "v\(index)"))
             lines.append(ExposureTests.decision("i1", "c", "v0", unit: "customer", customer: "u\(index)"))
         }
-        let result = partialState(lines).gronaResult(configuration: nil, scope: .unit)
+        let result = partialState(lines).joined(scope: .unit).exposureResult(configuration: nil)
         let campaign = result.exposure.first
         #expect(campaign?.multiVariantUnits == 1)
         #expect(campaign?.variants.first { $0.variant == ByteString("v0") }?.units == 3000)

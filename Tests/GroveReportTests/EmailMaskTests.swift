@@ -38,15 +38,14 @@ struct EmailMaskTests {
     }
 
     @Test func campaignsVariantsAndUTMCampaignsAreMaskedBeforeGrouping() throws {
-        var state = partialState([
+        let state = partialState([
             #"{"type":"link_click","ts":"2026-03-01T10:00:00Z","clickId":"c1","appKey":"k","slug":"s","route":"app","utm_campaign":"jane@x.com"}"#,
             #"{"type":"link_click","ts":"2026-03-01T10:00:00Z","clickId":"c2","appKey":"k","slug":"s","route":"store","utm_campaign":"bob@y.org"}"#,
             #"{"type":"decision","ts":"2026-03-01T10:00:00Z","installId":"i1","campaignId":"promo a@b.co","variantId":"v@w.io","isPreview":false}"#,
-        ])
-        state.joinAll(scope: .unit)
-        let attribution = String(decoding: AttributionReport.csv(state.attributionReport()), as: UTF8.self)
+        ]).joined(scope: .unit)
+        let attribution = String(decoding: AttributionReport.csv(state.attributionResult()), as: UTF8.self)
         #expect(attribution.split(separator: "\n").dropFirst() == ["[email],2,1,1,0,0,0,0,0,0,0.0"])
-        let exposure = String(decoding: ExposureReport.csv(state.exposureReport(configuration: nil).exposure), as: UTF8.self)
+        let exposure = String(decoding: ExposureReport.csv(state.exposureResult(configuration: nil).exposure), as: UTF8.self)
         #expect(exposure.split(separator: "\n").dropFirst().first?.hasPrefix("promo [email],[email],") == true, "\(exposure)")
     }
 

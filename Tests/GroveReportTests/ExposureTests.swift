@@ -36,7 +36,7 @@ struct ExposureTests {
     }
 
     func analyse(_ lines: [String], configuration: Configuration? = nil, scope: PreviewScope = .unit) -> GronaResult {
-        partialState(lines).gronaResult(configuration: configuration, scope: scope)
+        partialState(lines).joined(scope: scope).exposureResult(configuration: configuration)
     }
 
     func row(_ result: GronaResult, _ campaign: String, _ variant: String) -> ExposureRow? {

@@ -173,7 +173,7 @@ private func decompressedLines(_ paths: [String]) throws -> [ArraySlice<UInt8>] 
 
 @Test func testersOpenLinksOfEveryKindAndOutcomeWithEachSDKBugAndDayLongPins() throws {
     let lines = try generatedLines(events: 20_000, seed: 2026, files: 1)
-    let audit = partialState(lines).gronaResult(configuration: nil, scope: .unit).audit
+    let audit = partialState(lines).joined(scope: .unit).exposureResult(configuration: nil).audit
     for kind in PreviewLinkKind.allCases {
         #expect(PreviewLinkOutcome.allCases.reduce(0) { $0 + audit.previewLinks[kind, $1] } > 0, "no \(kind.name) link")
     }

@@ -78,7 +78,7 @@ struct HealthWarningTests {
                 .init(id: ByteString("unused"), weight: 0),
             ]),
         ])
-        let result = partialState(lines).gronaResult(configuration: configuration, scope: .unit)
+        let result = partialState(lines).joined(scope: .unit).exposureResult(configuration: configuration)
         let split = try #require(result.exposure.first { $0.campaign == ByteString("split") })
         #expect(try #require(split.srmPValue) < 0.001)
         #expect(split.warnings == [.noSingleControl, .sampleRatioMismatch])

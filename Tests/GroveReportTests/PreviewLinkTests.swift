@@ -25,7 +25,7 @@ struct PreviewLinkTests {
     }
 
     func audit(_ lines: [String], scope: PreviewScope = .unit) -> PreviewAudit {
-        partialState(lines).gronaResult(configuration: nil, scope: scope).audit
+        partialState(lines).joined(scope: scope).exposureResult(configuration: nil).audit
     }
 
     func campaign(_ audit: PreviewAudit, _ name: String) -> AuditCampaign? {
@@ -237,8 +237,8 @@ struct PreviewLinkTests {
             ExposureTests.decision("i1", "d", "A"),
             ExposureTests.decision("i2", "c", "A"),
         ]
-        let unit = partialState(lines).gronaResult(configuration: nil, scope: .unit)
-        let event = partialState(lines).gronaResult(configuration: nil, scope: .event)
+        let unit = partialState(lines).joined(scope: .unit).exposureResult(configuration: nil)
+        let event = partialState(lines).joined(scope: .event).exposureResult(configuration: nil)
         func row(_ result: GronaResult, _ name: String) -> ExposureRow? {
             result.exposure.first { $0.campaign == ByteString(name) }?.variants.first
         }
@@ -284,7 +284,7 @@ struct PreviewLinkTests {
         var decoder = RecordDecoder()
         for record in RecordEncoder.encode(state).split(separator: 0x0A) { try decoder.read(record) }
         #expect(renderedReports(decoder.state) == renderedReports(state))
-        let audit = decoder.state.gronaResult(configuration: nil, scope: .unit).audit
+        let audit = decoder.state.joined(scope: .unit).exposureResult(configuration: nil).audit
         #expect(audit.previewLinks[.malformed, .cleared] == 1)
         #expect(campaign(audit, "c")?.previewPairings == 1)
         #expect(audit.violations.links.invalidLinkAccepted == 1)

@@ -71,7 +71,7 @@ struct PropertyTests {
 
     @Test func aPreviewEventAddedAnywhereChangesExposureOnlyThroughTheUnitScopeRule() throws {
         let base = partialState(try Self.lines)
-        let before = base.gronaResult(configuration: nil, scope: .event)
+        let before = base.joined(scope: .event).exposureResult(configuration: nil)
         var random = SeededRandom(seed: 99)
         for _ in 0..<20 {
             // A preview decision for a random campaign and a random or new install.
@@ -80,13 +80,13 @@ struct PropertyTests {
             let line = #"{"type":"decision","ts":"2026-03-02T10:00:00Z","installId":"\#(install)","campaignId":"\#(campaign)","variantId":"v","isPreview":true}"#
             var lines = try Self.lines
             lines.insert(line, at: Int.random(in: 0...lines.count, using: &random))
-            let after = partialState(lines).gronaResult(configuration: nil, scope: .event)
+            let after = partialState(lines).joined(scope: .event).exposureResult(configuration: nil)
             // Under event scope a flagged event changes no exposure row at all.
             #expect(ExposureReport.csv(after.exposure) == ExposureReport.csv(before.exposure))
             // Under unit scope it changes exposure exactly as removing the install's clean events of that campaign.
-            let withPreview = partialState(lines).gronaResult(configuration: nil, scope: .unit)
+            let withPreview = partialState(lines).joined(scope: .unit).exposureResult(configuration: nil)
             let withoutInstall = partialState(try Self.lines.filter { !isCleanEvent($0, campaign: campaign, install: install) })
-                .gronaResult(configuration: nil, scope: .unit)
+                .joined(scope: .unit).exposureResult(configuration: nil)
             #expect(ExposureReport.csv(withPreview.exposure) == ExposureReport.csv(withoutInstall.exposure))
         }
     }

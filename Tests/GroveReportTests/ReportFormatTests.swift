@@ -64,7 +64,7 @@ struct ReportFormatTests {
         let lines = ["=evil", "a,b", "+1", "-x"].enumerated().map { index, name in
             #"{"type":"link_click","ts":"2026-03-01T10:00:00Z","clickId":"c\#(index)","appKey":"k","slug":"s","route":"app","utm_campaign":"\#(name)"}"#
         }
-        let csv = String(decoding: AttributionReport.csv(partialState(lines).attributionResult()), as: UTF8.self)
+        let csv = String(decoding: AttributionReport.csv(partialState(lines).joined(scope: .unit).attributionResult()), as: UTF8.self)
         let campaigns = csv.split(separator: "\n").dropFirst().map { $0.split(separator: ",", maxSplits: 1)[0] }
         #expect(campaigns == ["+1", "'-x", "'=evil", "\"a"])
     }

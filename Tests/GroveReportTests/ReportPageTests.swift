@@ -10,12 +10,12 @@ struct ReportPageTests {
 
     /// The page of a run over `lines` (NDJSON lines), as `run` would write it.
     static func page(_ lines: [String], configuration: Configuration? = nil, wallSeconds: Double = 1) -> String {
-        let state = partialState(lines)
+        let state = partialState(lines).joined(scope: .unit)
         var accounting = state.accounting
         accounting.files = 1
         let result = RunResult(
             accounting: accounting, attribution: state.attributionResult(),
-            grona: state.gronaResult(configuration: configuration, scope: .unit), wallSeconds: wallSeconds)
+            grona: state.exposureResult(configuration: configuration), wallSeconds: wallSeconds)
         return String(decoding: ReportPage.html(result), as: UTF8.self)
     }
 
@@ -167,9 +167,10 @@ struct ReportPageTests {
     @Test func theRunShowsTopRejectReasonsAndInputErrors() {
         var state = partialState(["{", "{", #"{"type":"x"}"#, #"{"type":"decision"}"#, ""])
         state.accounting.inputErrors = [InputError(file: "logs/<b>.gz", error: "truncated gzip stream", offset: 12)]
+        let joined = state.joined(scope: .unit)
         let result = RunResult(
-            accounting: state.accounting, attribution: state.attributionResult(),
-            grona: state.gronaResult(configuration: nil, scope: .unit), wallSeconds: 0)
+            accounting: state.accounting, attribution: joined.attributionResult(),
+            grona: joined.exposureResult(configuration: nil), wallSeconds: 0)
         let page = String(decoding: ReportPage.html(result), as: UTF8.self)
         #expect(page.contains("<tr><td class=\"name\"><code>invalid_json</code></td><td>2</td><td>40.0%</td></tr>"))
         #expect(page.contains("<tr><td class=\"name\"><code>missing_field:ts</code></td><td>1</td><td>20.0%</td></tr>"))

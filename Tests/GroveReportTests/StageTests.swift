@@ -27,8 +27,7 @@ struct StageTests {
 
     @Test(arguments: [1, 2, 7])
     func shuffledStagesGiveTheReportsOfRun(partitions: Int) throws {
-        var expected = partialState(try Self.lines)
-        expected.joinAll(scope: .unit)
+        let expected = partialState(try Self.lines).joined(scope: .unit)
         // Three "files", each its own partial state, as `partial` would write them.
         var records: [ArraySlice<UInt8>] = []
         let fileSize = try Self.lines.count / 3 + 1
@@ -49,11 +48,11 @@ struct StageTests {
                 records += recordLines(state)
             }
         }
-        let final = try decode(records.shuffled())
-        #expect(AttributionReport.csv(final.attributionReport()) == AttributionReport.csv(expected.attributionReport()))
-        #expect(AttributionReport.json(final.attributionReport()) == AttributionReport.json(expected.attributionReport()))
-        let grona = final.exposureReport(configuration: nil)
-        let expectedGrona = expected.exposureReport(configuration: nil)
+        let final = JoinedState(afterJoins: try decode(records.shuffled()))
+        #expect(AttributionReport.csv(final.attributionResult()) == AttributionReport.csv(expected.attributionResult()))
+        #expect(AttributionReport.json(final.attributionResult()) == AttributionReport.json(expected.attributionResult()))
+        let grona = final.exposureResult(configuration: nil)
+        let expectedGrona = expected.exposureResult(configuration: nil)
         #expect(ExposureReport.csv(grona.exposure) == ExposureReport.csv(expectedGrona.exposure))
         #expect(ExposureReport.json(grona.exposure) == ExposureReport.json(expectedGrona.exposure))
         #expect(PreviewAuditReport.json(grona.audit) == PreviewAuditReport.json(expectedGrona.audit))

@@ -126,10 +126,15 @@ struct KeyedRecords<Index: RecordIndex, Record: MergeableRecord>: Sendable {
         if let position = index.position(of: key) {
             update(&records[position])
         } else {
-            index.insert(key, at: records.count)
-            keys.append(key)
-            records.append(make())
+            append(key, make())
         }
+    }
+
+    /// Adds a record under a key this store does not hold yet.
+    mutating func append(_ key: Index.Key, _ record: Record) {
+        index.insert(key, at: records.count)
+        keys.append(key)
+        records.append(record)
     }
 
     /// Applies `update` to the record of `key`, starting from `empty()` for a new key.
@@ -165,15 +170,20 @@ struct KeyedRecords<Index: RecordIndex, Record: MergeableRecord>: Sendable {
         records.reserveCapacity(count)
     }
 
-    /// Merges `other`, whose symbols are those of this store's table.
-    mutating func merge(_ other: KeyedRecords, symbols: SymbolTable) {
-        for (key, record) in zip(other.keys, other.records) {
-            upsert(key, { record }, { $0.merge(record, symbols: symbols) })
+    /// Merges `other`, whose symbols `translation` maps into `symbols`, or are already its
+    /// when there is no translation (then a merge into an empty store takes `other` as it is).
+    mutating func merge(_ other: KeyedRecords, _ translation: SymbolTranslation? = nil, symbols: SymbolTable) {
+        guard let translation else {
+            if records.isEmpty {
+                self = other
+                return
+            }
+            reserve(count + other.count)
+            for (key, record) in zip(other.keys, other.records) {
+                upsert(key, { record }, { $0.merge(record, symbols: symbols) })
+            }
+            return
         }
-    }
-
-    /// Merges `other`, whose symbols `translation` maps into `symbols`.
-    mutating func merge(_ other: KeyedRecords, _ translation: SymbolTranslation, symbols: SymbolTable) {
         reserve(count + other.count)
         for (key, record) in zip(other.keys, other.records) {
             let translated = record.translated(translation)

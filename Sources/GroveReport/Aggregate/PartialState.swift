@@ -1,6 +1,7 @@
 /// Everything one worker learns from its share of the input: the accounting and the partial
 /// states of attribution and exposure, with the symbol table their events were interned into.
-/// Partials merge in any order to the same whole.
+/// Partials merge in any order to the same whole; `joined` turns the whole into the `JoinedState`
+/// that results are built from.
 struct PartialState: Sendable {
     var symbols = SymbolTable()
     var accounting = Accounting()
@@ -44,19 +45,5 @@ struct PartialState: Sendable {
         self.attribution = attribution
         self.grona = grona
         self.joins = joins
-    }
-
-    /// Attribution rows and totals of a merged stage-0 state: the join stages run on a copy.
-    func attributionResult() -> AttributionResult {
-        var joined = self
-        joined.joinAll(scope: .unit)
-        return joined.attributionReport()
-    }
-
-    /// Exposure rows and the preview audit of a merged stage-0 state: the join stages run on a copy.
-    func gronaResult(configuration: Configuration?, scope: PreviewScope) -> GronaResult {
-        var joined = self
-        joined.joinAll(scope: scope)
-        return joined.exposureReport(configuration: configuration)
     }
 }

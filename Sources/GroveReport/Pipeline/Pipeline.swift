@@ -19,7 +19,8 @@ public struct RunResult: Sendable {
     }
 }
 
-/// The whole batch: inputs → lines → events → partial states (in parallel) → merge → reports.
+/// The whole batch: inputs → lines → events → partial states (in parallel) → partitions by key
+/// → joined state (partition by partition, in parallel) → results → reports.
 public enum Pipeline {
     /// Runs the pipeline and, when the options name an output directory, writes every report.
     public static func run(_ options: RunOptions, progress: ProgressCounters? = nil) throws(OutputError) -> RunResult {
@@ -34,19 +35,24 @@ public enum Pipeline {
         }
 
         let (files, discoveryErrors) = InputDiscovery.expand(options.inputs)
-        var (state, spools, _) = try aggregate(
+        var (partials, spools, _) = try read(
             files, jobs: options.jobs, rejectsRaw: options.rejectsRaw, scratch: scratch, progress: progress,
             inflate: options.inflate)
+        progress?.phase = .merging
+        var merged = PartitionedState(
+            merging: take(&partials, []), partitions: options.partitionCount, threads: options.jobs)
         var discovery = Accounting()
         discovery.files = discoveryErrors.count
         discovery.inputErrors = discoveryErrors
-        state.accounting.merge(discovery)
+        merged.accounting.merge(discovery)
 
-        state.joinAll(scope: options.previewScope)
-        let attribution = state.attributionReport()
-        let grona = state.exposureReport(configuration: options.configuration)
+        progress?.phase = .joining
+        let joined = (consume merged).joined(scope: options.previewScope)
+        let attribution = joined.attributionResult()
+        let grona = joined.exposureResult(configuration: options.configuration)
+        progress?.phase = .writing
         let wallSeconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
-        let result = RunResult(accounting: state.accounting, attribution: attribution, grona: grona, wallSeconds: wallSeconds)
+        let result = RunResult(accounting: joined.accounting, attribution: attribution, grona: grona, wallSeconds: wallSeconds)
         if let output {
             try ReportWriter.write(result, to: output)
             try RejectsLog.combine(spools, into: output)
@@ -55,14 +61,31 @@ public enum Pipeline {
         return result
     }
 
-    /// Reads `files` on `jobs` threads, each file whole on one thread (two when threads outnumber
-    /// files) into that thread's partial state, and merges the partials. Returns the merged state
-    /// , the reject spools in report order (file name byte-wise, then input position) and the
-    /// lines read from each file.
+    /// Reads `files` on `jobs` threads and merges the partial states into one, for a `--state`
+    /// run, which stores records rather than joining them. Returns the merged state, the reject
+    /// spools in report order and the lines read from each file.
     static func aggregate(
         _ files: [InputFile], jobs: Int, rejectsRaw: Bool, scratch: String?, progress: ProgressCounters? = nil,
         inflate: InflateBackend = .zlib
     ) throws(OutputError) -> (state: PartialState, spools: [String], linesPerFile: [Int]) {
+        var (states, spools, lines) = try read(
+            files, jobs: jobs, rejectsRaw: rejectsRaw, scratch: scratch, progress: progress, inflate: inflate)
+        progress?.phase = .merging
+        // Merge into the largest partial, so the fewest symbols and records are moved, releasing
+        // each partial as it is merged.
+        states.sort { $0.symbols.count < $1.symbols.count }
+        var merged = states.popLast() ?? PartialState()
+        while let next = states.popLast() { merged.merge(consume next) }
+        return (merged, spools, lines)
+    }
+
+    /// Reads `files` on `jobs` threads, each file whole on one thread (two when threads outnumber
+    /// files) into that thread's partial state. Returns the partial states, the reject spools in
+    /// report order (file name byte-wise, then input position) and the lines read from each file.
+    static func read(
+        _ files: [InputFile], jobs: Int, rejectsRaw: Bool, scratch: String?, progress: ProgressCounters?,
+        inflate: InflateBackend
+    ) throws(OutputError) -> (partials: [PartialState], spools: [String], linesPerFile: [Int]) {
         let workers = max(1, min(jobs, files.count))
         // With fewer files than threads, each file is inflated and parsed on two threads.
         let pipelined = jobs > files.count
@@ -90,20 +113,14 @@ public enum Pipeline {
             let finished = (state, failure)
             partials.withLock { $0.append(finished) }
         }
-        // Merge into the largest partial, so the fewest symbols and records are moved, releasing
-        // each partial as it is merged.
-        var finished = partials.withLock { $0 }
-        partials.withLock { $0 = [] }
+        let finished = partials.withLock { take(&$0, []) }
         if let failure = finished.lazy.compactMap(\.1).first { throw failure }
-        var states = finished.map(\.0).sorted { $0.symbols.count < $1.symbols.count }
-        finished = []
-        var merged = states.popLast() ?? PartialState()
-        while let next = states.popLast() { merged.merge(consume next) }
+        let states = finished.map(\.0)
         let lines = linesPerFile.withLock { $0 }
-        guard let scratch else { return (merged, [], lines) }
+        guard let scratch else { return (states, [], lines) }
         let order = files.indices.sorted { (ByteString(files[$0].displayName), $0) < (ByteString(files[$1].displayName), $1) }
         let spools = order.map { "\(scratch)/rejects-\($0).ndjson" }.filter { FileManager.default.fileExists(atPath: $0) }
-        return (merged, spools, lines)
+        return (states, spools, lines)
     }
 }
 

@@ -40,18 +40,19 @@ public enum StageCommands {
             throw .output(error)
         }
         defer { output.discard() }
-        let state: PartialState
+        let records: PartialState
         do throws(RecordError) {
-            state = try readRecords()
+            records = try readRecords()
         } catch {
             throw .records(error)
         }
+        let state = JoinedState(afterJoins: records)
         let result = RunResult(
-            accounting: state.accounting, attribution: state.attributionReport(),
-            grona: state.exposureReport(configuration: configuration), wallSeconds: wallSeconds)
+            accounting: state.accounting, attribution: state.attributionResult(),
+            grona: state.exposureResult(configuration: configuration), wallSeconds: wallSeconds)
         do throws(OutputError) {
             try ReportWriter.write(result, to: output)
-            let rejects = state.rejects.sorted(by: RejectRecord.precedes).flatMap { $0.ndjsonLine(includeRaw: rejectsRaw) }
+            let rejects = records.rejects.sorted(by: RejectRecord.precedes).flatMap { $0.ndjsonLine(includeRaw: rejectsRaw) }
             try output.write(rejects, to: RejectsLog.fileName)
             try ReportWriter.publish(result, to: output)
         } catch {

@@ -153,16 +153,14 @@ struct IncrementalMerge {
     /// The per-campaign results of `state` past the join stages under `scope`, added (`sign`
     /// 1) or taken back (-1).
     private static func aggregates(of state: PartialState, scope: PreviewScope, sign: Int) -> PartialState {
-        var joined = state
-        joined.joinAll(scope: scope)
+        let joined = state.joined(scope: scope)
         return ReportAggregates(joined, sign: sign).state(symbols: joined.symbols)
     }
 
     /// The results of S after the run under `scope`, and the events its joins found leaked.
     private static func joined(_ state: PartialState, scope: PreviewScope) -> (PartialState, leaked: Int) {
-        var joined = state
-        joined.joinAll(scope: scope)
-        return (ReportAggregates(joined, sign: 1).state(symbols: joined.symbols), joined.grona.totals.leaked)
+        let joined = state.joined(scope: scope)
+        return (ReportAggregates(joined, sign: 1).state(symbols: joined.symbols), joined.totals.leaked)
     }
 
     /// Adds the changes of one scope's per-campaign results to the stored ones.
@@ -173,7 +171,7 @@ struct IncrementalMerge {
         }
         var total = aggregates.state
         for change in changes { total.merge(change) }
-        let kept = ReportAggregates(total, sign: 1).state(symbols: total.symbols)
+        let kept = ReportAggregates(JoinedState(afterJoins: total), sign: 1).state(symbols: total.symbols)
         try store.replaceAggregates(scope: scope, with: StateRecordText.split(RecordEncoder.encode(kept)).filter {
             StateSchema.aggregateKinds.contains(StateRecordText.kind(of: $0.0))
         })

@@ -9,7 +9,7 @@ struct ReportAggregates {
     var attributionExtras = AttributionExtras()
 
     /// The aggregates of a state past every join stage, added (`sign` 1) or taken back (-1).
-    init(_ joined: PartialState, sign: Int) {
+    init(_ joined: JoinedState, sign: Int) {
         let joins = joined.joins
         for (key, counts) in zip(joins.campaignAttribution.keys, joins.campaignAttribution.records) {
             campaignAttribution.upsert(key, { counts.scaled(by: sign) }, { _ in })

@@ -232,13 +232,13 @@ final class StateStore {
 
     /// What the reports are built from: the accounting, the per-campaign Grona counters and
     /// totals, and the join stages' results under `scope`.
-    func reportState(scope: PreviewScope) throws(StateError) -> PartialState {
+    func reportState(scope: PreviewScope) throws(StateError) -> JoinedState {
         var decoder = RecordDecoder()
         let stored = try totals() + aggregates(scope: scope)
         for (key, value) in stored {
             try StateRecordText.read(key, value, into: &decoder, path: path)
         }
-        return decoder.state
+        return JoinedState(afterJoins: decoder.state)
     }
 
     private func run(_ sql: String, _ values: [SQLiteStatement.Value]) throws(StateError) {

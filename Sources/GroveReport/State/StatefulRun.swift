@@ -95,21 +95,21 @@ public enum StatefulRun {
                 id: try store.nextRunID(), started: Self.timestamp(), options: Self.describe(options), inputs: plan.inputs,
                 lines: accounting.lines, rejected: accounting.rejectedTotal)
             // Until the state has changed, the result is that of an empty analysis.
-            let nothing = PartialState()
+            let nothing = JoinedState()
             var result = RunResult(
-                accounting: accounting, attribution: nothing.attributionReport(),
-                grona: nothing.exposureReport(configuration: nil), wallSeconds: 0,
+                accounting: accounting, attribution: nothing.attributionResult(),
+                grona: nothing.exposureResult(configuration: nil), wallSeconds: 0,
                 stateRun: StateRunReport(record: record, changes: nil))
             guard accounting.inputErrors.isEmpty && result.rejectRate <= options.maxRejectRate else {
                 return (result, spools)
             }
             let whole = try store.reportState(scope: options.previewScope)
-            result.grona = whole.exposureReport(configuration: options.configuration)
+            result.grona = whole.exposureResult(configuration: options.configuration)
             // A failed leak check fails the run: the store is dropped uncommitted.
             result.grona.audit.leakCheck = leaked
             guard leaked == 0 else { return (result, spools) }
             result.accounting = whole.accounting
-            result.attribution = whole.attributionReport()
+            result.attribution = whole.attributionResult()
             let changes = try commit(record, result, to: store)
             result.stateRun?.changes = changes
             return (result, spools)

@@ -1,7 +1,7 @@
 import Foundation
 import GroveReport
 
-/// A progress line on stderr (files, MB, events/s), redrawn twice a second, only when stderr is a terminal.
+/// A progress line on stderr (phase, files, MB, events/s), redrawn twice a second, only when stderr is a terminal.
 final class ProgressLine: Sendable {
     let counters = ProgressCounters()
     private let done = DispatchSemaphore(value: 0)
@@ -16,8 +16,8 @@ final class ProgressLine: Sendable {
             while line.done.wait(timeout: .now() + .milliseconds(500)) == .timedOut {
                 let (files, bytes, events) = line.counters.snapshot
                 let seconds = max(Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9, 0.001)
-                let text = String(
-                    format: "\rgrove-report: %d files, %.1f MB, %.0f events/s ", files, Double(bytes) / 1e6,
+                let text = "\rgrove-report: \(line.counters.phase.name) " + String(
+                    format: "%d files, %.1f MB, %.0f events/s \u{1B}[K", files, Double(bytes) / 1e6,
                     Double(events) / seconds)
                 FileHandle.standardError.write(Data(text.utf8))
             }

@@ -33,8 +33,13 @@ func reportContents(_ directory: String) throws -> [String: String] {
 
 /// Renders the four analysis reports of a merged partial state, for byte comparisons.
 func renderedReports(_ state: PartialState, configuration: Configuration? = nil, scope: PreviewScope = .unit) -> [UInt8] {
-    let attribution = state.attributionResult()
-    let grona = state.gronaResult(configuration: configuration, scope: scope)
+    renderedReports(state.joined(scope: scope), configuration: configuration)
+}
+
+/// Renders the four analysis reports of a joined state, for byte comparisons.
+func renderedReports(_ joined: JoinedState, configuration: Configuration? = nil) -> [UInt8] {
+    let attribution = joined.attributionResult()
+    let grona = joined.exposureResult(configuration: configuration)
     return AttributionReport.csv(attribution) + AttributionReport.json(attribution)
         + ExposureReport.csv(grona.exposure) + ExposureReport.json(grona.exposure)
         + PreviewAuditReport.json(grona.audit)

@@ -52,9 +52,9 @@ struct AttributionResult: Sendable, Equatable {
     }
 }
 
-extension PartialState {
-    /// Attribution rows (byte-wise by campaign) and totals, from a state past every join stage.
-    func attributionReport() -> AttributionResult {
+extension JoinedState {
+    /// Attribution rows (byte-wise by campaign) and totals.
+    func attributionResult() -> AttributionResult {
         var result = AttributionResult(campaigns: [], totals: AttributionCounts())
         result.campaigns = zip(joins.campaignAttribution.keys, joins.campaignAttribution.records)
             .map { (symbols.string($0), $1) }

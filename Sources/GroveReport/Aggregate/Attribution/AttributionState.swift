@@ -24,9 +24,9 @@ struct AttributionState: Sendable {
         }
     }
 
-    /// Merges a state whose symbols `translation` maps into `symbols`.
+    /// Merges a state whose symbols `translation` maps into `symbols` (nil: they are its already).
     /// Releases each store of `other` as soon as it is merged.
-    mutating func merge(_ other: consuming AttributionState, _ translation: SymbolTranslation, symbols: SymbolTable) {
+    mutating func merge(_ other: consuming AttributionState, _ translation: SymbolTranslation?, symbols: SymbolTable) {
         clicks.merge(take(&other.clicks, .init()), translation, symbols: symbols)
         opens.merge(take(&other.opens, .init()), translation, symbols: symbols)
         bindings.merge(take(&other.bindings, .init()), translation, symbols: symbols)

@@ -1,14 +1,12 @@
 /// The exposure rows and the preview audit (docs/EXPOSURE.md, docs/AUDIT.md), built from a state past every
 /// join stage: units, conversions and exclusion counts are final; this adds the rows the
 /// configuration lists, lift against the control, sample-ratio mismatch and the audit.
-extension PartialState {
-    /// z for a two-sided 95% interval.
-    static let criticalValue95 = 1.959963984540054
-
-    func exposureReport(configuration: Configuration?) -> GronaResult {
+extension JoinedState {
+    /// The exposure rows by campaign (byte-wise) and variant, and the preview audit.
+    func exposureResult(configuration: Configuration?) -> GronaResult {
         // Campaigns and variants are few: from here on they go by name, and the configuration's
         // names need no symbols.
-        let counters = byName(grona.counters)
+        let counters = byName(counters)
         let stats = byName(joins.campaignStats)
         var rowsByCampaign: [ByteString: [ByteString: VariantCounts]] = [:]
         for (key, counts) in zip(joins.variants.keys, joins.variants.records) where counts.units > 0 {
@@ -71,10 +69,10 @@ extension PartialState {
             campaigns.append(campaign)
         }
         // Links that paired no campaign (cleared, rejected, ignored) have no campaign to count under.
-        violations.links = grona.totals.linkViolations
+        violations.links = totals.linkViolations
         return PreviewAudit(
-            campaigns: campaigns, previewTotals: grona.totals.preview, consentDeniedTotals: grona.totals.consentDenied,
-            previewLinks: grona.totals.previewLinks, violations: violations, leakCheck: grona.totals.leaked)
+            campaigns: campaigns, previewTotals: totals.preview, consentDeniedTotals: totals.consentDenied,
+            previewLinks: totals.previewLinks, violations: violations, leakCheck: totals.leaked)
     }
 }
 
@@ -92,6 +90,9 @@ private extension ExposureRow {
 
 /// Control-versus-variant statistics of docs/EXPOSURE.md, Control and lift.
 enum Lift {
+    /// z for a two-sided 95% interval.
+    static let criticalValue95 = 1.959963984540054
+
     /// With exactly one control variant, fills every other variant's lift fields.
     static func fill(_ variants: inout [ExposureRow]) {
         let controls = variants.indices.filter { variants[$0].control }
@@ -107,8 +108,8 @@ enum Lift {
             variants[index].relLift = controlRate == 0 ? nil : difference / controlRate
             let standardError = (rate * (1 - rate) / units + controlRate * (1 - controlRate) / controlUnits).squareRoot()
             guard standardError > 0 else { continue }
-            variants[index].ciLow = difference - PartialState.criticalValue95 * standardError
-            variants[index].ciHigh = difference + PartialState.criticalValue95 * standardError
+            variants[index].ciLow = difference - criticalValue95 * standardError
+            variants[index].ciHigh = difference + criticalValue95 * standardError
             variants[index].pValue = NormalDistribution.twoSidedPValue(z: difference / standardError)
         }
     }

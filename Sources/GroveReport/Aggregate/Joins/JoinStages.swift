@@ -1,50 +1,69 @@
+import Foundation
+
 /// The three join stages that turn merged partial states into report rows (docs/ATTRIBUTION.md, EXPOSURE.md, AUDIT.md).
 ///
 /// Each stage reads records that a shuffle by key has brought together and writes records keyed
-/// for the next one, so the same functions run in one process (`run`, all stages back to back)
-/// and on a cluster (`merge --join N` after the N-th shuffle). A stage only moves records of its
-/// own inputs; everything else passes through.
+/// for the next one, so the same functions run in one process (`run`: all stages back to back,
+/// on partitions by key hash) and on a cluster (`merge --join N` after the N-th shuffle). A stage
+/// only moves records of its own inputs; everything else passes through.
 extension PartialState {
+    /// Stage 1 alone (`merge --join 1`), on records keyed by clickId, openId, (campaign, install)
+    /// and orderId. The stage commands run on one partition, which keeps the records' order, so
+    /// they write the very records they always wrote.
+    mutating func joinStage1(scope: PreviewScope) {
+        alone { $0.joinStage1(scope: scope) }
+    }
+
+    /// Stage 2 alone (`merge --join 2`), on records keyed by clickId and (campaign, unit).
+    mutating func joinStage2() {
+        alone { $0.joinStage2() }
+    }
+
+    /// Stage 3 alone (`merge --join 3`), on records keyed by unit.
+    mutating func joinStage3() {
+        alone { $0.joinStage3() }
+    }
+
+    private mutating func alone(_ stage: (inout PartitionedState) -> Void) {
+        var state = PartitionedState(merging: [take(&self, PartialState())], partitions: 1, threads: 1)
+        stage(&state)
+        self = (consume state).flattened()
+    }
+
+    /// All three stages, on `partitions` partitions by key hash and `threads` threads (by default
+    /// every processor): the state that the results are built from.
+    consuming func joined(
+        scope: PreviewScope, partitions: Int = 16, threads: Int = ProcessInfo.processInfo.activeProcessorCount
+    ) -> JoinedState {
+        PartitionedState(merging: [consume self], partitions: partitions, threads: threads).joined(scope: scope)
+    }
+}
+
+/// The stages on one partition: every record of a key the stage reads is in it.
+extension JoinPartition {
     /// The campaign name of clicks without `utm_campaign`.
     static let noCampaign = ByteString("(none)")
 
-    /// Stage 1, on records keyed by clickId, openId, (campaign, install) and orderId: resolves
-    /// opens and bindings to their click, applies preview-install exclusion (rule 2), and routes
-    /// used orders to the units they name. Attribution and exposure touch disjoint stores, so
-    /// their halves run on two threads.
-    mutating func joinStage1(scope: PreviewScope) {
-        let noCampaign = symbols.intern(Self.noCampaign)
-        var attribution = take(&self.attribution, AttributionState())
-        var grona = take(&self.grona, GronaState())
-        var attributionJoins = takeAttributionJoins()
-        var exposureJoins = takeExposureJoins()
-        let symbols = self.symbols
-        Parallel.both {
-            attributionJoins.join(&attribution, noCampaign: noCampaign, symbols: symbols)
-        } and: {
-            exposureJoins.join(&grona, scope: scope)
+    /// Resolves opens and bindings to their click, applies preview-install exclusion (rule 2),
+    /// and routes used orders to the units they name.
+    mutating func joinStage1(scope: PreviewScope, noCampaign: Symbol, symbols: SymbolTable) {
+        joinClicks(noCampaign: noCampaign, symbols: symbols)
+        let installs = installs.removeAll()
+        for (key, install) in zip(installs.keys, installs.records) {
+            leaked += install.leaked
+            joinInstall(install, campaign: key.first, scope: scope)
         }
-        self.attribution = attribution
-        self.grona = grona
-        restore(attributionJoins, exposureJoins)
+        joinOrders()
     }
 
-    /// Stage 2, on records keyed by clickId and (campaign, unit): counts each click's campaign
-    /// row or its orphans, and applies rule 3, turning single-variant units into units of their
-    /// variant and exposures of their unit key.
+    /// Counts each click's campaign row or its orphans, and applies rule 3, turning single-variant
+    /// units into units of their variant and exposures of their unit key.
     mutating func joinStage2() {
-        var attributionJoins = takeAttributionJoins()
-        var exposureJoins = takeExposureJoins()
-        Parallel.both {
-            attributionJoins.countCampaigns()
-        } and: {
-            exposureJoins.assignUnits()
-        }
-        restore(attributionJoins, exposureJoins)
+        countCampaigns()
+        assignUnits()
     }
 
-    /// Stage 3, on records keyed by unit: matches each exposure with the unit's used orders at or
-    /// after its first exposure.
+    /// Matches each exposure with the unit's used orders at or after its first exposure.
     mutating func joinStage3() {
         for conversion in joins.unitConversions.removeAll().records where !conversion.exposures.isEmpty {
             let matcher = OrderMatcher(conversion.orders)
@@ -60,53 +79,85 @@ extension PartialState {
         }
     }
 
-    /// Moves attribution's join stores out, to be worked on apart from exposure's.
-    private mutating func takeAttributionJoins() -> AttributionJoins {
-        AttributionJoins(
-            clickJoins: take(&joins.clickJoins, .init()), campaignAttribution: take(&joins.campaignAttribution, .init()),
-            extras: joins.attributionExtras)
-    }
-
-    /// Moves exposure's join stores out, to be worked on apart from attribution's.
-    private mutating func takeExposureJoins() -> ExposureJoins {
-        ExposureJoins(
-            unitAssignments: take(&joins.unitAssignments, .init()), unitConversions: take(&joins.unitConversions, .init()),
-            variants: take(&joins.variants, .init()), campaignStats: take(&joins.campaignStats, .init()))
-    }
-
-    private mutating func restore(_ attributionJoins: AttributionJoins, _ exposureJoins: ExposureJoins) {
-        joins.clickJoins = attributionJoins.clickJoins
-        joins.campaignAttribution = attributionJoins.campaignAttribution
-        joins.attributionExtras = attributionJoins.extras
-        joins.unitAssignments = exposureJoins.unitAssignments
-        joins.unitConversions = exposureJoins.unitConversions
-        joins.variants = exposureJoins.variants
-        joins.campaignStats = exposureJoins.campaignStats
-    }
-
-    /// All three stages back to back, as one process runs them.
-    mutating func joinAll(scope: PreviewScope) {
-        joinStage1(scope: scope)
-        joinStage2()
-        joinStage3()
-    }
-}
-
-/// The stores attribution's halves of join stages 1 and 2 work on.
-private struct AttributionJoins {
-    var clickJoins: SymbolKeyedRecords<ClickJoin>
-    var campaignAttribution: SymbolKeyedRecords<AttributionCounts>
-    var extras: AttributionExtras
-
-    /// Stage 2: counts each click's campaign row, or its orphans.
-    mutating func countCampaigns() {
-        for join in clickJoins.removeAll().records {
-            guard let (campaign, route) = join.click else {
-                extras.orphanOpens += join.opens
-                extras.orphanBinds += join.bindings
+    /// Stage 1 of attribution: resolves every click, open and binding to its clickId.
+    private mutating func joinClicks(noCampaign: Symbol, symbols: SymbolTable) {
+        // Every click becomes the join record of its own key: the clicks' index serves as is.
+        let clicks = take(&attribution.clicks, .init())
+        joins.attributionExtras.duplicateClicks += clicks.records.reduce(0) { $0 + ($1.lines > 1 ? 1 : 0) }
+        var joined = clicks.mapRecords { click in
+            var join = ClickJoin()
+            join.click = (click.earliest.utm.campaign ?? noCampaign, click.earliest.route)
+            return join
+        }
+        joined.merge(take(&joins.clickJoins, .init()), symbols: symbols)
+        joins.clickJoins = joined
+        for open in attribution.opens.removeAll().records {
+            guard let clickId = open.original.clickId else {
+                joins.attributionExtras.unresolvedOpens += 1
                 continue
             }
-            campaignAttribution.modify(campaign, default: AttributionCounts.init) { counts in
+            joins.clickJoins.modify(clickId, default: ClickJoin.init) { join in
+                join.opens += 1
+                join.openRetries += open.retries
+                join.openConflicts += open.conflicts
+            }
+        }
+        let bindings = attribution.bindings.removeAll()
+        for (clickId, binding) in zip(bindings.keys, bindings.records) {
+            joins.clickJoins.modify(clickId, default: ClickJoin.init) { join in
+                join.bindings += 1
+                join.bindRetries += binding.retries
+                join.bindConflicts += binding.conflicts
+            }
+        }
+    }
+
+    /// Stage 1 of exposure for one install of one campaign, rule 2: a preview install's clean
+    /// events are excluded (unit scope) and counted; otherwise its decisions go to their units and
+    /// its impressions to their variants.
+    private mutating func joinInstall(_ install: InstallRecord, campaign: Symbol, scope: PreviewScope) {
+        if install.isPreviewInstall {
+            joins.campaignStats.modify(campaign, default: CampaignStats.init) { stats in
+                stats.previewInstalls += 1
+                if scope == .unit { stats.contaminated += install.cleanEvents }
+            }
+            if scope == .unit { return }
+        }
+        for decision in install.decisions.values {
+            joins.unitAssignments.modify(CampaignUnit(campaign: campaign, unit: decision.unit), default: UnitAssignment.init) {
+                $0.add(decision.exposure)
+            }
+        }
+        for impression in install.impressions.entries {
+            joins.variants.modify(SymbolPair(first: campaign, second: impression.key), default: VariantCounts.init) {
+                $0.impressions += impression.value
+            }
+        }
+    }
+
+    /// Stage 1 of exposure for orders: routes every used order to its units.
+    private mutating func joinOrders() {
+        for order in orders.removeAll().records where order.isUsable {
+            let earliest = order.earliest
+            if earliest.isPreview || earliest.subject.consent == .denied { leaked += 1 }
+            let match = UnitConversion.OrderMatch(ts: earliest.ts, amountMinor: earliest.amountMinor)
+            var units = [UnitKey(kind: .install, id: earliest.subject.installId)]
+            if let customerId = earliest.subject.customerId { units.append(UnitKey(kind: .customer, id: customerId)) }
+            for unit in units {
+                joins.unitConversions.modify(unit, default: UnitConversion.init) { $0.orders.append(match) }
+            }
+        }
+    }
+
+    /// Stage 2 of attribution: counts each click's campaign row, or its orphans.
+    private mutating func countCampaigns() {
+        for join in joins.clickJoins.removeAll().records {
+            guard let (campaign, route) = join.click else {
+                joins.attributionExtras.orphanOpens += join.opens
+                joins.attributionExtras.orphanBinds += join.bindings
+                continue
+            }
+            joins.campaignAttribution.modify(campaign, default: AttributionCounts.init) { counts in
                 counts.clicks += 1
                 if route == .store { counts.storeClicks += 1 } else { counts.appClicks += 1 }
                 counts.opens += join.opens
@@ -119,107 +170,23 @@ private struct AttributionJoins {
         }
     }
 
-    /// Resolves every click, open and binding to its clickId.
-    mutating func join(_ attribution: inout AttributionState, noCampaign: Symbol, symbols: SymbolTable) {
-        // Every click becomes the join record of its own key: the clicks' index serves as is.
-        let clicks = take(&attribution.clicks, .init())
-        extras.duplicateClicks += clicks.records.reduce(0) { $0 + ($1.lines > 1 ? 1 : 0) }
-        var joined = clicks.mapRecords { click in
-            var join = ClickJoin()
-            join.click = (click.earliest.utm.campaign ?? noCampaign, click.earliest.route)
-            return join
-        }
-        joined.merge(clickJoins, symbols: symbols)
-        clickJoins = joined
-        for open in attribution.opens.removeAll().records {
-            guard let clickId = open.original.clickId else {
-                extras.unresolvedOpens += 1
-                continue
-            }
-            clickJoins.modify(clickId, default: ClickJoin.init) { join in
-                join.opens += 1
-                join.openRetries += open.retries
-                join.openConflicts += open.conflicts
-            }
-        }
-        let bindings = attribution.bindings.removeAll()
-        for (clickId, binding) in zip(bindings.keys, bindings.records) {
-            clickJoins.modify(clickId, default: ClickJoin.init) { join in
-                join.bindings += 1
-                join.bindRetries += binding.retries
-                join.bindConflicts += binding.conflicts
-            }
-        }
-    }
-}
-
-/// The stores exposure's halves of join stages 1 and 2 work on.
-private struct ExposureJoins {
-    var unitAssignments: KeyedRecords<HashedIndex<CampaignUnit>, UnitAssignment>
-    var unitConversions: KeyedRecords<HashedIndex<UnitKey>, UnitConversion>
-    var variants: PairKeyedRecords<VariantCounts>
-    var campaignStats: SymbolKeyedRecords<CampaignStats>
-
-    /// Stage 2: rule 3, then units of their variant and exposures of their unit key.
-    mutating func assignUnits() {
-        let assignments = unitAssignments.removeAll()
+    /// Stage 2 of exposure: rule 3, then units of their variant and exposures of their unit key.
+    private mutating func assignUnits() {
+        let assignments = joins.unitAssignments.removeAll()
         for (key, assignment) in zip(assignments.keys, assignments.records) {
             guard assignment.variants.count == 1, let variant = assignment.variants.first else {
-                campaignStats.modify(key.campaign, default: CampaignStats.init) { $0.multiVariantUnits += 1 }
+                joins.campaignStats.modify(key.campaign, default: CampaignStats.init) { $0.multiVariantUnits += 1 }
                 continue
             }
-            variants.modify(SymbolPair(first: key.campaign, second: variant.variant), default: VariantCounts.init) {
+            joins.variants.modify(SymbolPair(first: key.campaign, second: variant.variant), default: VariantCounts.init) {
                 $0.units += 1
                 $0.controlUnits += variant.control ? 1 : 0
             }
             let exposure = UnitConversion.Exposure(
                 campaign: key.campaign, variant: variant.variant, firstExposure: variant.firstExposure)
-            unitConversions.modify(key.unit, default: UnitConversion.init) { $0.exposures.append(exposure) }
+            joins.unitConversions.modify(key.unit, default: UnitConversion.init) { $0.exposures.append(exposure) }
         }
     }
-
-    /// Applies rule 2 to every install and routes every used order to its units.
-    mutating func join(_ grona: inout GronaState, scope: PreviewScope) {
-        let installs = grona.installs.removeAll()
-        for (key, install) in zip(installs.keys, installs.records) {
-            grona.totals.leaked += install.leaked
-            joinInstall(install, campaign: key.first, scope: scope)
-        }
-        for order in grona.orders.removeAll().records where order.isUsable {
-            let earliest = order.earliest
-            if earliest.isPreview || earliest.subject.consent == .denied { grona.totals.leaked += 1 }
-            let match = UnitConversion.OrderMatch(ts: earliest.ts, amountMinor: earliest.amountMinor)
-            var units = [UnitKey(kind: .install, id: earliest.subject.installId)]
-            if let customerId = earliest.subject.customerId { units.append(UnitKey(kind: .customer, id: customerId)) }
-            for unit in units {
-                unitConversions.modify(unit, default: UnitConversion.init) { $0.orders.append(match) }
-            }
-        }
-    }
-
-    /// Rule 2 for one install of one campaign: a preview install's clean events are excluded
-    /// (unit scope) and counted; otherwise its decisions go to their units and its impressions to
-    /// their variants.
-    private mutating func joinInstall(_ install: InstallRecord, campaign: Symbol, scope: PreviewScope) {
-        if install.isPreviewInstall {
-            campaignStats.modify(campaign, default: CampaignStats.init) { stats in
-                stats.previewInstalls += 1
-                if scope == .unit { stats.contaminated += install.cleanEvents }
-            }
-            if scope == .unit { return }
-        }
-        for decision in install.decisions.values {
-            unitAssignments.modify(CampaignUnit(campaign: campaign, unit: decision.unit), default: UnitAssignment.init) {
-                $0.add(decision.exposure)
-            }
-        }
-        for impression in install.impressions.entries {
-            variants.modify(SymbolPair(first: campaign, second: impression.key), default: VariantCounts.init) {
-                $0.impressions += impression.value
-            }
-        }
-    }
-
 }
 
 /// A unit's used orders sorted by time with suffix sums of their amounts, so that each exposure's

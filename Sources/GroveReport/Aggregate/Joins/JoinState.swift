@@ -19,7 +19,8 @@ struct JoinState: Sendable {
     var campaignStats = SymbolKeyedRecords<CampaignStats>()
     var attributionExtras = AttributionExtras()
 
-    mutating func merge(_ other: JoinState, _ translation: SymbolTranslation, symbols: SymbolTable) {
+    /// Merges `other`, whose symbols `translation` maps into `symbols` (nil: they are its already).
+    mutating func merge(_ other: JoinState, _ translation: SymbolTranslation?, symbols: SymbolTable) {
         clickJoins.merge(other.clickJoins, translation, symbols: symbols)
         unitAssignments.merge(other.unitAssignments, translation, symbols: symbols)
         unitConversions.merge(other.unitConversions, translation, symbols: symbols)
@@ -27,5 +28,20 @@ struct JoinState: Sendable {
         variants.merge(other.variants, translation, symbols: symbols)
         campaignStats.merge(other.campaignStats, translation, symbols: symbols)
         attributionExtras.merge(other.attributionExtras, symbols: symbols)
+    }
+
+    /// The per-campaign stores, which the stages only add to.
+    var results: JoinResults {
+        get {
+            JoinResults(
+                campaignAttribution: campaignAttribution, variants: variants, campaignStats: campaignStats,
+                attributionExtras: attributionExtras)
+        }
+        set {
+            campaignAttribution = newValue.campaignAttribution
+            variants = newValue.variants
+            campaignStats = newValue.campaignStats
+            attributionExtras = newValue.attributionExtras
+        }
     }
 }

@@ -8,7 +8,7 @@ struct RateInterval: Equatable {
     /// nil when the row has no units (no rate).
     init?(_ row: ExposureRow) {
         guard let rate = row.conversionRate else { return nil }
-        let margin = PartialState.criticalValue95 * (rate * (1 - rate) / Double(row.units)).squareRoot()
+        let margin = Lift.criticalValue95 * (rate * (1 - rate) / Double(row.units)).squareRoot()
         self.rate = rate
         low = max(0, rate - margin)
         high = min(1, rate + margin)

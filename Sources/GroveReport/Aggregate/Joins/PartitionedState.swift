@@ -1,0 +1,118 @@
+/// Partial states merged into partitions by key hash, which the join stages work on apart, on
+/// every thread: only the small per-campaign results meet at the end (`joined`). How many
+/// partitions there are changes no result, only how finely the work is dealt to threads.
+struct PartitionedState: Sendable {
+    private(set) var symbols = SymbolTable()
+    var accounting = Accounting()
+    private var rejects: [RejectRecord] = []
+    private var counters = SymbolKeyedRecords<CampaignCounters>()
+    private var totals = GronaTotals()
+    private var partitions: [JoinPartition] = []
+    /// How many threads the merge and the stages run on.
+    private let threads: Int
+
+    /// Merges `partials` into `count` partitions on `threads` threads. The symbol tables merge
+    /// into the largest one's, then each partial splits apart and each partition gathers apart.
+    init(merging partials: consuming [PartialState], partitions count: Int, threads: Int) {
+        self.threads = threads
+        partials.sort { $0.symbols.count < $1.symbols.count }
+        var sources: [(JoinPartition, SymbolTranslation?)] = []
+        if var base = partials.popLast() {
+            symbols = take(&base.symbols, SymbolTable())
+            accounting = base.accounting
+            rejects = base.rejects
+            counters = base.grona.counters
+            totals = base.grona.totals
+            sources.append((JoinPartition(&base), nil))
+        }
+        while var partial = partials.popLast() {
+            let translation = partial.symbols.translation(into: &symbols)
+            partial.symbols = SymbolTable()
+            accounting.merge(partial.accounting)
+            rejects += partial.rejects
+            counters.merge(partial.grona.counters, translation, symbols: symbols)
+            totals.merge(partial.grona.totals, symbols: symbols)
+            sources.append((JoinPartition(&partial), translation))
+        }
+        partitions = gather(Parallel.map(&sources, threads: threads) { source in
+            take(&source.0, JoinPartition()).split(into: max(1, count), source.1)
+        })
+    }
+
+    /// Partition `j` of the result merges the `j`-th part of every split, in split order.
+    private func gather(_ splits: consuming [[JoinPartition]]) -> [JoinPartition] {
+        var columns = [[JoinPartition]](repeating: [], count: splits.first?.count ?? 1)
+        splits.reverse()
+        while var parts = splits.popLast() {
+            parts.reverse()
+            for column in columns.indices { columns[column].append(parts.popLast() ?? JoinPartition()) }
+        }
+        let symbols = self.symbols
+        return Parallel.map(&columns, threads: threads) { JoinPartition.merged(take(&$0, []), symbols: symbols) }
+    }
+
+    /// Deals every partition's records out to the partitions their keys hash to now: the
+    /// shuffle between two stages, whose inputs are keyed differently.
+    private mutating func reshuffle() {
+        let count = partitions.count
+        guard count > 1 else { return }
+        partitions = gather(Parallel.map(&partitions, threads: threads) { partition in
+            take(&partition, JoinPartition()).split(into: count, nil)
+        })
+    }
+
+    /// Runs a stage on every partition, on every thread.
+    private mutating func forEachPartition(_ stage: (inout JoinPartition) -> Void) {
+        _ = Parallel.map(&partitions, threads: threads, stage)
+    }
+
+    mutating func joinStage1(scope: PreviewScope) {
+        let noCampaign = symbols.intern(JoinPartition.noCampaign)
+        let symbols = self.symbols
+        forEachPartition { $0.joinStage1(scope: scope, noCampaign: noCampaign, symbols: symbols) }
+    }
+
+    mutating func joinStage2() {
+        forEachPartition { $0.joinStage2() }
+    }
+
+    mutating func joinStage3() {
+        forEachPartition { $0.joinStage3() }
+    }
+
+    /// All three stages. Stage 2 keeps each exposure in the partition of its unit (see
+    /// `CampaignUnit`), where stage 1 has put the unit's orders: no shuffle before stage 3.
+    consuming func joined(scope: PreviewScope) -> JoinedState {
+        joinStage1(scope: scope)
+        reshuffle()
+        joinStage2()
+        joinStage3()
+        var joined = JoinedState()
+        for partition in take(&partitions, []) {
+            joined.joins.merge(partition.joins.results, symbols: symbols)
+            totals.leaked += partition.leaked
+        }
+        joined.symbols = symbols
+        joined.accounting = accounting
+        joined.counters = counters
+        joined.totals = totals
+        return joined
+    }
+
+    /// One partial state of every partition's records, as the stage commands write it.
+    consuming func flattened() -> PartialState {
+        let merged = JoinPartition.merged(take(&partitions, []), symbols: symbols)
+        var state = PartialState()
+        state.symbols = symbols
+        state.accounting = accounting
+        state.rejects = rejects
+        state.attribution = merged.attribution
+        state.grona.counters = counters
+        state.grona.installs = merged.installs
+        state.grona.orders = merged.orders
+        state.grona.totals = totals
+        state.grona.totals.leaked += merged.leaked
+        state.joins = merged.joins
+        return state
+    }
+}
