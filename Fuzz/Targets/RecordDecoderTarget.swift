@@ -28,9 +28,9 @@ public func fuzzRecordDecoder(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int3
     state.joinStage2()
     state.joinStage3()
     let attribution = state.attributionReport()
-    let grona = state.exposureReport(configuration: nil)
+    let exposure = state.exposureReport(configuration: nil)
     _ = AttributionReport.csv(attribution) + AttributionReport.json(attribution)
-    _ = ExposureReport.csv(grona.exposure) + ExposureReport.json(grona.exposure) + PreviewAuditReport.json(grona.audit)
+    _ = ExposureReport.csv(exposure.exposure) + ExposureReport.json(exposure.exposure) + PreviewAuditReport.json(exposure.audit)
     _ = SummaryReport.json(state.accounting, wallSeconds: 0)
     return 0
 }

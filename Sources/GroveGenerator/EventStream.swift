@@ -12,7 +12,7 @@ struct EventStream {
     private var rng: SeededRandom
     private var clock: SimulatedClock
     private var funnelsGrove: FunnelsGroveSimulator
-    private var grona: GronaSimulator
+    private var exposure: GronaSimulator
     private let defectShare: Double
     private let funnelsGroveShare: Double
     /// Production-shaped logs only: the SDK metadata added to every Grona line.
@@ -29,7 +29,7 @@ struct EventStream {
         rng = SeededRandom(seed: seed)
         clock = SimulatedClock(lines: lines, span: journeys?.span ?? SimulatedClock.span)
         funnelsGrove = FunnelsGroveSimulator(seed: seed, journeys: journeys)
-        grona = GronaSimulator(seed: seed, newInstallShare: shape.newInstallShare, journeys: journeys)
+        exposure = GronaSimulator(seed: seed, newInstallShare: shape.newInstallShare, journeys: journeys)
         self.defectShare = defectShare
         funnelsGroveShare = shape.funnelsGroveShare
         metadata = shape == .production ? SDKMetadata(seed: seed) : nil
@@ -54,7 +54,7 @@ struct EventStream {
         } else if rng.chance(funnelsGroveShare) {
             funnelsGrove.emit(at: instant, style: style, into: &buffer, using: &rng)
         } else {
-            grona.emit(at: instant, style: style, into: &buffer, using: &rng)
+            exposure.emit(at: instant, style: style, into: &buffer, using: &rng)
             metadata?.decorate(&buffer)
         }
         buffer.endLine(crlf: rng.chance(0.001))

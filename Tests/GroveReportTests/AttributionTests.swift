@@ -177,7 +177,7 @@ struct ManyValuesPerKeyTests {
             lines.append(ExposureTests.decision("i1", "c", "v0", unit: "customer", customer: "u\(index)"))
         }
         let result = partialState(lines).joined(scope: .unit).exposureResult(configuration: nil)
-        let campaign = result.exposure.first
+        let campaign = result.campaigns.first
         #expect(campaign?.multiVariantUnits == 1)
         #expect(campaign?.variants.first { $0.variant == ByteString("v0") }?.units == 3000)
     }

@@ -45,7 +45,7 @@ struct EmailMaskTests {
         ]).joined(scope: .unit)
         let attribution = String(decoding: AttributionReport.csv(state.attributionResult()), as: UTF8.self)
         #expect(attribution.split(separator: "\n").dropFirst() == ["[email],2,1,1,0,0,0,0,0,0,0.0"])
-        let exposure = String(decoding: ExposureReport.csv(state.exposureResult(configuration: nil).exposure), as: UTF8.self)
+        let exposure = String(decoding: ExposureReport.csv(state.exposureResult(configuration: nil).campaigns), as: UTF8.self)
         #expect(exposure.split(separator: "\n").dropFirst().first?.hasPrefix("promo [email],[email],") == true, "\(exposure)")
     }
 

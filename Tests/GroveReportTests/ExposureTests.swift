@@ -35,16 +35,16 @@ struct ExposureTests {
         return #"{"type":"order","ts":"\#(ts)","installId":"\#(install)","orderId":"\#(id)","amountMinor":\#(amount),"preview":\#(preview)\#(customerPart)\#(consentPart)}"#
     }
 
-    func analyse(_ lines: [String], configuration: Configuration? = nil, scope: PreviewScope = .unit) -> GronaResult {
+    func analyse(_ lines: [String], configuration: Configuration? = nil, scope: PreviewScope = .unit) -> ExposureResult {
         partialState(lines).joined(scope: scope).exposureResult(configuration: configuration)
     }
 
-    func row(_ result: GronaResult, _ campaign: String, _ variant: String) -> ExposureRow? {
-        result.exposure.first { $0.campaign == ByteString(campaign) }?.variants.first { $0.variant == ByteString(variant) }
+    func row(_ result: ExposureResult, _ campaign: String, _ variant: String) -> ExposureRow? {
+        result.campaigns.first { $0.campaign == ByteString(campaign) }?.variants.first { $0.variant == ByteString(variant) }
     }
 
-    func campaign(_ result: GronaResult, _ name: String) -> ExposureCampaign? {
-        result.exposure.first { $0.campaign == ByteString(name) }
+    func campaign(_ result: ExposureResult, _ name: String) -> ExposureCampaign? {
+        result.campaigns.first { $0.campaign == ByteString(name) }
     }
 
     @Test func unitsConversionsOrdersAndRevenue() {

@@ -79,10 +79,10 @@ struct HealthWarningTests {
             ]),
         ])
         let result = partialState(lines).joined(scope: .unit).exposureResult(configuration: configuration)
-        let split = try #require(result.exposure.first { $0.campaign == ByteString("split") })
+        let split = try #require(result.campaigns.first { $0.campaign == ByteString("split") })
         #expect(try #require(split.srmPValue) < 0.001)
         #expect(split.warnings == [.noSingleControl, .sampleRatioMismatch])
-        let fine = try #require(result.exposure.first { $0.campaign == ByteString("fine") })
+        let fine = try #require(result.campaigns.first { $0.campaign == ByteString("fine") })
         #expect(fine.variants.map(\.units) == [60, 60, 0])
         #expect(fine.warnings == [.fewUnits])
     }

@@ -4,9 +4,9 @@ import Testing
 /// `preview_link` lines (docs/EVENTS.md) and what the audit makes of them (docs/AUDIT.md), on
 /// hand-computed fixtures.
 struct PreviewLinkTests {
-    static let pairURL = "acmemarket://grona-preview?code=AB12-cd34"
-    static let clearURL = "acmemarket://grona-preview?clear=1"
-    static let malformedURL = "acmemarket://grona-preview?code=short"
+    static let pairURL = "acmemarket://exposure-preview?code=AB12-cd34"
+    static let clearURL = "acmemarket://exposure-preview?clear=1"
+    static let malformedURL = "acmemarket://exposure-preview?code=short"
     static let foreignURL = "https://shop.example.com/preview?code=AB12-cd34"
 
     /// A `preview_link` line; `extra` is appended as raw JSON members.
@@ -239,8 +239,8 @@ struct PreviewLinkTests {
         ]
         let unit = partialState(lines).joined(scope: .unit).exposureResult(configuration: nil)
         let event = partialState(lines).joined(scope: .event).exposureResult(configuration: nil)
-        func row(_ result: GronaResult, _ name: String) -> ExposureRow? {
-            result.exposure.first { $0.campaign == ByteString(name) }?.variants.first
+        func row(_ result: ExposureResult, _ name: String) -> ExposureRow? {
+            result.campaigns.first { $0.campaign == ByteString(name) }?.variants.first
         }
         #expect(row(unit, "c")?.units == 1)
         #expect(row(unit, "c")?.impressions == 0)

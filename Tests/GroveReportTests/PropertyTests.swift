@@ -82,12 +82,12 @@ struct PropertyTests {
             lines.insert(line, at: Int.random(in: 0...lines.count, using: &random))
             let after = partialState(lines).joined(scope: .event).exposureResult(configuration: nil)
             // Under event scope a flagged event changes no exposure row at all.
-            #expect(ExposureReport.csv(after.exposure) == ExposureReport.csv(before.exposure))
+            #expect(ExposureReport.csv(after.campaigns) == ExposureReport.csv(before.campaigns))
             // Under unit scope it changes exposure exactly as removing the install's clean events of that campaign.
             let withPreview = partialState(lines).joined(scope: .unit).exposureResult(configuration: nil)
             let withoutInstall = partialState(try Self.lines.filter { !isCleanEvent($0, campaign: campaign, install: install) })
                 .joined(scope: .unit).exposureResult(configuration: nil)
-            #expect(ExposureReport.csv(withPreview.exposure) == ExposureReport.csv(withoutInstall.exposure))
+            #expect(ExposureReport.csv(withPreview.campaigns) == ExposureReport.csv(withoutInstall.campaigns))
         }
     }
 

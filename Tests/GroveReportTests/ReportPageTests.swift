@@ -15,7 +15,7 @@ struct ReportPageTests {
         accounting.files = 1
         let result = RunResult(
             accounting: accounting, attribution: state.attributionResult(),
-            grona: state.exposureResult(configuration: configuration), wallSeconds: wallSeconds)
+            exposure: state.exposureResult(configuration: configuration), wallSeconds: wallSeconds)
         return String(decoding: ReportPage.html(result), as: UTF8.self)
     }
 
@@ -170,7 +170,7 @@ struct ReportPageTests {
         let joined = state.joined(scope: .unit)
         let result = RunResult(
             accounting: state.accounting, attribution: joined.attributionResult(),
-            grona: joined.exposureResult(configuration: nil), wallSeconds: 0)
+            exposure: joined.exposureResult(configuration: nil), wallSeconds: 0)
         let page = String(decoding: ReportPage.html(result), as: UTF8.self)
         #expect(page.contains("<tr><td class=\"name\"><code>invalid_json</code></td><td>2</td><td>40.0%</td></tr>"))
         #expect(page.contains("<tr><td class=\"name\"><code>missing_field:ts</code></td><td>1</td><td>20.0%</td></tr>"))

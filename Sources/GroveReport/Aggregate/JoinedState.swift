@@ -5,7 +5,7 @@ struct JoinedState: Sendable {
     var symbols = SymbolTable()
     var accounting = Accounting()
     var counters = SymbolKeyedRecords<CampaignCounters>()
-    var totals = GronaTotals()
+    var totals = AuditTotals()
     var joins = JoinResults()
 
     /// An empty analysis.
@@ -16,8 +16,8 @@ struct JoinedState: Sendable {
     init(afterJoins state: consuming PartialState) {
         symbols = state.symbols
         accounting = state.accounting
-        counters = state.grona.counters
-        totals = state.grona.totals
+        counters = state.exposure.counters
+        totals = state.exposure.totals
         joins = state.joins.results
     }
 }

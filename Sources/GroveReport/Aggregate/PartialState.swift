@@ -6,7 +6,7 @@ struct PartialState: Sendable {
     var symbols = SymbolTable()
     var accounting = Accounting()
     var attribution = AttributionState()
-    var grona = GronaState()
+    var exposure = ExposureState()
     var joins = JoinState()
     /// Rejected lines, held here only by the stage commands (`run` spools them to disk instead).
     var rejects: [RejectRecord] = []
@@ -17,7 +17,7 @@ struct PartialState: Sendable {
     mutating func add(_ event: Event) {
         switch event {
         case .linkClick, .linkOpen, .clickBind: attribution.add(event, symbols: symbols)
-        case .decision, .impression, .order, .grant, .previewLink: grona.add(event, symbols: symbols)
+        case .decision, .impression, .order, .grant, .previewLink: exposure.add(event, symbols: symbols)
         }
     }
 
@@ -32,18 +32,18 @@ struct PartialState: Sendable {
         let symbols = self.symbols
         var attribution = take(&self.attribution, AttributionState())
         var otherAttribution = take(&other.attribution, AttributionState())
-        var grona = take(&self.grona, GronaState())
-        var otherGrona = take(&other.grona, GronaState())
+        var exposure = take(&self.exposure, ExposureState())
+        var otherExposure = take(&other.exposure, ExposureState())
         var joins = take(&self.joins, JoinState())
         var otherJoins = take(&other.joins, JoinState())
         Parallel.both {
             attribution.merge(take(&otherAttribution, AttributionState()), translation, symbols: symbols)
         } and: {
-            grona.merge(take(&otherGrona, GronaState()), translation, symbols: symbols)
+            exposure.merge(take(&otherExposure, ExposureState()), translation, symbols: symbols)
             joins.merge(take(&otherJoins, JoinState()), translation, symbols: symbols)
         }
         self.attribution = attribution
-        self.grona = grona
+        self.exposure = exposure
         self.joins = joins
     }
 }

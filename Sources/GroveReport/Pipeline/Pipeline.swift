@@ -6,7 +6,7 @@ import Synchronization
 public struct RunResult: Sendable {
     public var accounting: Accounting
     var attribution: AttributionResult
-    public var grona: GronaResult
+    public var exposure: ExposureResult
     var wallSeconds: Double
     /// What a `run --state` did: its own lines, inputs and `changes.csv`.
     var stateRun: StateRunReport?
@@ -49,10 +49,10 @@ public enum Pipeline {
         progress?.phase = .joining
         let joined = (consume merged).joined(scope: options.previewScope)
         let attribution = joined.attributionResult()
-        let grona = joined.exposureResult(configuration: options.configuration)
+        let exposure = joined.exposureResult(configuration: options.configuration)
         progress?.phase = .writing
         let wallSeconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
-        let result = RunResult(accounting: joined.accounting, attribution: attribution, grona: grona, wallSeconds: wallSeconds)
+        let result = RunResult(accounting: joined.accounting, attribution: attribution, exposure: exposure, wallSeconds: wallSeconds)
         if let output {
             try ReportWriter.write(result, to: output)
             try RejectsLog.combine(spools, into: output)
@@ -130,9 +130,9 @@ enum ReportWriter {
     static func write(_ result: RunResult, to output: OutputDirectory) throws(OutputError) {
         try output.write(AttributionReport.csv(result.attribution), to: "attribution.csv")
         try output.write(AttributionReport.json(result.attribution), to: "attribution.json")
-        try output.write(ExposureReport.csv(result.grona.exposure), to: "exposure.csv")
-        try output.write(ExposureReport.json(result.grona.exposure), to: "exposure.json")
-        try output.write(PreviewAuditReport.json(result.grona.audit), to: "preview_audit.json")
+        try output.write(ExposureReport.csv(result.exposure.campaigns), to: "exposure.csv")
+        try output.write(ExposureReport.json(result.exposure.campaigns), to: "exposure.json")
+        try output.write(PreviewAuditReport.json(result.exposure.audit), to: "preview_audit.json")
         try output.write(ReportPage.html(result), to: "report.html")
         if let changes = result.stateRun?.changes { try output.write(changes, to: "changes.csv") }
     }

@@ -4,7 +4,7 @@ enum RecordFormat2 {
     /// The format 3 kind of each renamed format 2 kind; `click`, `open` and `order` kept theirs.
     static let renamedKinds: [String: String] = [
         "acct": Accounting.kind, "err": InputError.kind, "rej": RejectRecord.kind,
-        "bind": BindingRecord.kind, "inst": InstallRecord.kind, "camp": CampaignCounters.kind, "gtot": GronaTotals.kind,
+        "bind": BindingRecord.kind, "inst": InstallRecord.kind, "camp": CampaignCounters.kind, "gtot": AuditTotals.kind,
         "J": ClickJoin.kind, "U": UnitAssignment.kind, "X": UnitConversion.kind, "attr": AttributionCounts.kind,
         "atot": AttributionExtras.kind, "cv": VariantCounts.kind, "cstat": CampaignStats.kind,
     ]

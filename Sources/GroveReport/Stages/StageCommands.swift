@@ -49,7 +49,7 @@ public enum StageCommands {
         let state = JoinedState(afterJoins: records)
         let result = RunResult(
             accounting: state.accounting, attribution: state.attributionResult(),
-            grona: state.exposureResult(configuration: configuration), wallSeconds: wallSeconds)
+            exposure: state.exposureResult(configuration: configuration), wallSeconds: wallSeconds)
         do throws(OutputError) {
             try ReportWriter.write(result, to: output)
             let rejects = records.rejects.sorted(by: RejectRecord.precedes).flatMap { $0.ndjsonLine(includeRaw: rejectsRaw) }

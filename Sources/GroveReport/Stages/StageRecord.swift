@@ -51,7 +51,7 @@ enum StageRecordKinds {
     static let all: [any StageRecord.Type] = [
         Accounting.self, InputError.self, RejectRecord.self,
         ClickRecord.self, OpenRecord.self, BindingRecord.self,
-        CampaignCounters.self, InstallRecord.self, OrderRecord.self, GronaTotals.self,
+        CampaignCounters.self, InstallRecord.self, OrderRecord.self, AuditTotals.self,
         ClickJoin.self, UnitAssignment.self, UnitConversion.self,
         AttributionCounts.self, VariantCounts.self, CampaignStats.self, AttributionExtras.self,
     ]

@@ -105,14 +105,14 @@ struct IncrementalMerge {
                 name: StateKeyHash.click(symbols.string(clickID)),
                 record: StateKeyHash.of(StateRecordText.key("open", symbols.string(openID)))))
         }
-        let installs = fresh.grona.installs
+        let installs = fresh.exposure.installs
         for (pair, install) in zip(installs.keys, installs.records) {
             let record = StateKeyHash.of(StateRecordText.key("install", symbols.string(pair.first), symbols.string(pair.second)))
             for decision in install.decisions.values {
                 links.insert(StateKeyHash.Link(name: StateKeyHash.unit(unitText(decision.unit, symbols)), record: record))
             }
         }
-        let orders = fresh.grona.orders
+        let orders = fresh.exposure.orders
         for (orderID, order) in zip(orders.keys, orders.records) {
             let record = StateKeyHash.of(StateRecordText.key("order", symbols.string(orderID)))
             for unit in units(of: order, symbols) { links.insert(StateKeyHash.Link(name: StateKeyHash.unit(unit), record: record)) }
@@ -140,10 +140,10 @@ struct IncrementalMerge {
     private mutating func loadUnitComponents(also fresh: PartialState) throws(StateError) {
         var units = Set<ByteString>()
         for side in [before.state, fresh] {
-            for install in side.grona.installs.records {
+            for install in side.exposure.installs.records {
                 units.formUnion(install.decisions.values.map { Self.unitText($0.unit, side.symbols) })
             }
-            for order in side.grona.orders.records {
+            for order in side.exposure.orders.records {
                 units.formUnion(Self.units(of: order, side.symbols))
             }
         }

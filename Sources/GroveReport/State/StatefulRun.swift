@@ -98,15 +98,15 @@ public enum StatefulRun {
             let nothing = JoinedState()
             var result = RunResult(
                 accounting: accounting, attribution: nothing.attributionResult(),
-                grona: nothing.exposureResult(configuration: nil), wallSeconds: 0,
+                exposure: nothing.exposureResult(configuration: nil), wallSeconds: 0,
                 stateRun: StateRunReport(record: record, changes: nil))
             guard accounting.inputErrors.isEmpty && result.rejectRate <= options.maxRejectRate else {
                 return (result, spools)
             }
             let whole = try store.reportState(scope: options.previewScope)
-            result.grona = whole.exposureResult(configuration: options.configuration)
+            result.exposure = whole.exposureResult(configuration: options.configuration)
             // A failed leak check fails the run: the store is dropped uncommitted.
-            result.grona.audit.leakCheck = leaked
+            result.exposure.audit.leakCheck = leaked
             guard leaked == 0 else { return (result, spools) }
             result.accounting = whole.accounting
             result.attribution = whole.attributionResult()
@@ -122,7 +122,7 @@ public enum StatefulRun {
     /// previous successful run.
     private static func commit(_ record: StateRunRecord, _ result: RunResult, to store: StateStore) throws(StateError) -> [UInt8] {
         let current: [(HistoryTable, [[JSONOutput]])] = [
-            (.attribution, AttributionReport.rows(result.attribution)), (.exposure, ExposureReport.rows(result.grona.exposure)),
+            (.attribution, AttributionReport.rows(result.attribution)), (.exposure, ExposureReport.rows(result.exposure.campaigns)),
         ]
         let previousRun = try store.lastRunID()
         var comparisons: [ChangesReport.Comparison] = []

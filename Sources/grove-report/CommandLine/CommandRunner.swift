@@ -61,9 +61,9 @@ enum CommandRunner {
         }
         diagnostics.problems(of: result, maxRejectRate: options.maxRejectRate, violationsFail: validate)
         if validate {
-            diagnostics.printOut(PreviewAuditReport.text(result.grona.audit) + HealthWarningsText.text(result.grona.exposure))
+            diagnostics.printOut(PreviewAuditReport.text(result.exposure.audit) + HealthWarningsText.text(result.exposure.campaigns))
         }
-        reportToCI(result.grona.audit, options.ciReports, &diagnostics)
+        reportToCI(result.exposure.audit, options.ciReports, &diagnostics)
     }
 
     private static func analyseWithState(_ options: RunOptions, _ diagnostics: inout DiagnosticsEngine) {

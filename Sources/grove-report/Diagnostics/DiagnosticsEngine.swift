@@ -47,12 +47,12 @@ struct DiagnosticsEngine {
                 "\(result.accounting.rejectedTotal) of \(result.accounting.lines) lines rejected (rate \(rate) > "
                     + "--max-reject-rate \(DecimalFormat.shortest(maxRejectRate))); see rejects.ndjson")
         }
-        if result.grona.audit.leakCheck != 0 {
+        if result.exposure.audit.leakCheck != 0 {
             dataProblem(
-                "leak check failed: \(result.grona.audit.leakCheck) preview or consent-denied events reached the "
+                "leak check failed: \(result.exposure.audit.leakCheck) preview or consent-denied events reached the "
                     + "analysis (a bug: please report it)")
         }
-        if violationsFail && result.grona.audit.violations.total > 0 {
+        if violationsFail && result.exposure.audit.violations.total > 0 {
             add(Diagnostic(status: .violations, line: nil))
         }
     }

@@ -39,10 +39,10 @@ func renderedReports(_ state: PartialState, configuration: Configuration? = nil,
 /// Renders the four analysis reports of a joined state, for byte comparisons.
 func renderedReports(_ joined: JoinedState, configuration: Configuration? = nil) -> [UInt8] {
     let attribution = joined.attributionResult()
-    let grona = joined.exposureResult(configuration: configuration)
+    let exposure = joined.exposureResult(configuration: configuration)
     return AttributionReport.csv(attribution) + AttributionReport.json(attribution)
-        + ExposureReport.csv(grona.exposure) + ExposureReport.json(grona.exposure)
-        + PreviewAuditReport.json(grona.audit)
+        + ExposureReport.csv(exposure.campaigns) + ExposureReport.json(exposure.campaigns)
+        + PreviewAuditReport.json(exposure.audit)
 }
 
 /// Decompresses the generator's files into lines, with the system's gzip.

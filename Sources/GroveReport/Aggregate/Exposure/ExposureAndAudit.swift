@@ -3,7 +3,7 @@
 /// configuration lists, lift against the control, sample-ratio mismatch and the audit.
 extension JoinedState {
     /// The exposure rows by campaign (byte-wise) and variant, and the preview audit.
-    func exposureResult(configuration: Configuration?) -> GronaResult {
+    func exposureResult(configuration: Configuration?) -> ExposureResult {
         // Campaigns and variants are few: from here on they go by name, and the configuration's
         // names need no symbols.
         let counters = byName(counters)
@@ -33,7 +33,7 @@ extension JoinedState {
                 previewContaminated: campaignStats.contaminated, multiVariantUnits: campaignStats.multiVariantUnits,
                 variants: variants)
         }
-        return GronaResult(exposure: exposure, audit: previewAudit(configuration, counters: counters, stats: stats))
+        return ExposureResult(campaigns: exposure, audit: previewAudit(configuration, counters: counters, stats: stats))
     }
 
     /// A per-campaign store by campaign name.

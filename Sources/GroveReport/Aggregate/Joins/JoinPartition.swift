@@ -5,7 +5,7 @@ struct JoinPartition: Sendable {
     var installs = PairKeyedRecords<InstallRecord>()
     var orders = SymbolKeyedRecords<OrderRecord>()
     var joins = JoinState()
-    /// Preview or consent-denied events join stage 1 found in the analysis (`GronaTotals.leaked`).
+    /// Preview or consent-denied events join stage 1 found in the analysis (`AuditTotals.leaked`).
     var leaked = 0
 
     init() {}
@@ -13,8 +13,8 @@ struct JoinPartition: Sendable {
     /// Moves a partial state's keyed stores out (its accounting, counters and totals stay).
     init(_ state: inout PartialState) {
         attribution = take(&state.attribution, AttributionState())
-        installs = take(&state.grona.installs, .init())
-        orders = take(&state.grona.orders, .init())
+        installs = take(&state.exposure.installs, .init())
+        orders = take(&state.exposure.orders, .init())
         joins = take(&state.joins, JoinState())
     }
 

@@ -6,7 +6,7 @@ struct PartitionedState: Sendable {
     var accounting = Accounting()
     private var rejects: [RejectRecord] = []
     private var counters = SymbolKeyedRecords<CampaignCounters>()
-    private var totals = GronaTotals()
+    private var totals = AuditTotals()
     private var partitions: [JoinPartition] = []
     /// How many threads the merge and the stages run on.
     private let threads: Int
@@ -21,8 +21,8 @@ struct PartitionedState: Sendable {
             symbols = take(&base.symbols, SymbolTable())
             accounting = base.accounting
             rejects = base.rejects
-            counters = base.grona.counters
-            totals = base.grona.totals
+            counters = base.exposure.counters
+            totals = base.exposure.totals
             sources.append((JoinPartition(&base), nil))
         }
         while var partial = partials.popLast() {
@@ -30,8 +30,8 @@ struct PartitionedState: Sendable {
             partial.symbols = SymbolTable()
             accounting.merge(partial.accounting)
             rejects += partial.rejects
-            counters.merge(partial.grona.counters, translation, symbols: symbols)
-            totals.merge(partial.grona.totals, symbols: symbols)
+            counters.merge(partial.exposure.counters, translation, symbols: symbols)
+            totals.merge(partial.exposure.totals, symbols: symbols)
             sources.append((JoinPartition(&partial), translation))
         }
         partitions = gather(Parallel.map(&sources, threads: threads) { source in
@@ -107,11 +107,11 @@ struct PartitionedState: Sendable {
         state.accounting = accounting
         state.rejects = rejects
         state.attribution = merged.attribution
-        state.grona.counters = counters
-        state.grona.installs = merged.installs
-        state.grona.orders = merged.orders
-        state.grona.totals = totals
-        state.grona.totals.leaked += merged.leaked
+        state.exposure.counters = counters
+        state.exposure.installs = merged.installs
+        state.exposure.orders = merged.orders
+        state.exposure.totals = totals
+        state.exposure.totals.leaked += merged.leaked
         state.joins = merged.joins
         return state
     }

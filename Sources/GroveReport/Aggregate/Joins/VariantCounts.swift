@@ -42,7 +42,7 @@ struct CampaignStats: MergeableRecord, Equatable {
 }
 
 /// Grona totals of the preview audit: preview and consent-denied events by type, and the leak check.
-struct GronaTotals: MergeableRecord, Equatable {
+struct AuditTotals: MergeableRecord, Equatable {
     /// Accepted preview events by Grona type (orders included), consent regardless.
     var preview = [Int](repeating: 0, count: EventType.grona.count)
     /// Accepted consent-denied events that are not preview, by Grona type.
@@ -54,7 +54,7 @@ struct GronaTotals: MergeableRecord, Equatable {
     /// The link violations of every `preview_link`, paired or not.
     var linkViolations = LinkViolations()
 
-    mutating func merge(_ other: GronaTotals, symbols: SymbolTable) {
+    mutating func merge(_ other: AuditTotals, symbols: SymbolTable) {
         for index in preview.indices {
             preview[index] += other.preview[index]
             consentDenied[index] += other.consentDenied[index]
@@ -64,5 +64,5 @@ struct GronaTotals: MergeableRecord, Equatable {
         linkViolations.add(other.linkViolations)
     }
 
-    func translated(_ translation: SymbolTranslation) -> GronaTotals { self }
+    func translated(_ translation: SymbolTranslation) -> AuditTotals { self }
 }

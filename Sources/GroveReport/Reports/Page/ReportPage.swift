@@ -29,7 +29,7 @@ enum ReportPage {
             """)
         let accounting = result.accounting
         page.raw("<p class=\"lead\">")
-        page.text("\(accounting.files) input files, \(accounting.lines) lines, \(result.attribution.campaigns.count) attribution campaigns, \(result.grona.exposure.count) exposure campaigns. Exact values are in the CSV and JSON reports beside this page, and in each chart mark's tooltip.")
+        page.text("\(accounting.files) input files, \(accounting.lines) lines, \(result.attribution.campaigns.count) attribution campaigns, \(result.exposure.campaigns.count) exposure campaigns. Exact values are in the CSV and JSON reports beside this page, and in each chart mark's tooltip.")
         page.raw("</p>\n")
         glance(result, to: &page)
         page.raw("<nav><a href=\"#run\">Run</a><a href=\"#attribution\">Attribution</a><a href=\"#exposure\">Exposure</a><a href=\"#audit\">Preview audit</a></nav>\n</header>\n<main>\n")
@@ -37,8 +37,8 @@ enum ReportPage {
         AttributionSection.write(
             result.attribution, openCampaigns: result.attribution.campaigns.count <= openCampaignLimit, to: &page)
         ExposureSection.write(
-            result.grona.exposure, openCampaigns: result.grona.exposure.count <= openCampaignLimit, to: &page)
-        AuditSection.write(result.grona.audit, to: &page)
+            result.exposure.campaigns, openCampaigns: result.exposure.campaigns.count <= openCampaignLimit, to: &page)
+        AuditSection.write(result.exposure.audit, to: &page)
         page.raw("</main>\n</body>\n</html>\n")
         return page.bytes
     }
@@ -47,9 +47,9 @@ enum ReportPage {
     /// and health warnings, each green when clear and marked (in words too) when not.
     private static func glance(_ result: RunResult, to page: inout HTMLWriter) {
         let errors = result.accounting.inputErrors.count
-        let violations = result.grona.audit.violations.total
-        let leaks = result.grona.audit.leakCheck
-        let warned = result.grona.exposure.count { !$0.warnings.isEmpty }
+        let violations = result.exposure.audit.violations.total
+        let leaks = result.exposure.audit.leakCheck
+        let warned = result.exposure.campaigns.count { !$0.warnings.isEmpty }
         let items: [(clear: Bool, bad: Bool, text: String)] = [
             (errors == 0, true, errors == 0 ? "✓ no input error" : "✗ \(errors) input error\(errors == 1 ? "" : "s")"),
             (leaks == 0, true, leaks == 0 ? "✓ leak check 0" : "✗ leak check \(leaks)"),

@@ -2,7 +2,7 @@
 /// pairings and the link violations of paired links.
 extension CampaignCounters: KeyedStageRecord {
     static let kind = "campaign_counters"
-    static var store: WritableKeyPath<PartialState, SymbolKeyedRecords<CampaignCounters>> { \.grona.counters }
+    static var store: WritableKeyPath<PartialState, SymbolKeyedRecords<CampaignCounters>> { \.exposure.counters }
 
     func encoded(_ encoder: RecordEncoder) -> [JSONOutput.Member] {
         [

@@ -2,7 +2,7 @@
 /// paired `preview_link`), clean decisions, impressions and grants.
 extension InstallRecord: KeyedStageRecord {
     static let kind = "install"
-    static var store: WritableKeyPath<PartialState, PairKeyedRecords<InstallRecord>> { \.grona.installs }
+    static var store: WritableKeyPath<PartialState, PairKeyedRecords<InstallRecord>> { \.exposure.installs }
 
     func encoded(_ encoder: RecordEncoder) -> [JSONOutput.Member] {
         [

@@ -1,7 +1,7 @@
 /// `order`, keyed by orderId: the earliest line.
 extension OrderRecord: KeyedStageRecord {
     static let kind = "order"
-    static var store: WritableKeyPath<PartialState, SymbolKeyedRecords<OrderRecord>> { \.grona.orders }
+    static var store: WritableKeyPath<PartialState, SymbolKeyedRecords<OrderRecord>> { \.exposure.orders }
 
     func encoded(_ encoder: RecordEncoder) -> [JSONOutput.Member] {
         [

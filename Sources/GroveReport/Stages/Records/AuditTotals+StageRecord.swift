@@ -1,8 +1,8 @@
 /// `audit_totals`: preview and consent-denied totals, the leak check, preview links by kind ×
 /// outcome (`links`, 16 counts, kind-major) and every link's violations (`linkViolations`).
-extension GronaTotals: SingleStageRecord {
+extension AuditTotals: SingleStageRecord {
     static let kind = "audit_totals"
-    static var slot: WritableKeyPath<PartialState, GronaTotals> { \.grona.totals }
+    static var slot: WritableKeyPath<PartialState, AuditTotals> { \.exposure.totals }
 
     func encoded(_ encoder: RecordEncoder) -> [JSONOutput.Member] {
         [
@@ -14,8 +14,8 @@ extension GronaTotals: SingleStageRecord {
         ]
     }
 
-    static func decoded(_ decoder: inout RecordDecoder) throws(RecordError) -> GronaTotals {
-        var totals = GronaTotals()
+    static func decoded(_ decoder: inout RecordDecoder) throws(RecordError) -> AuditTotals {
+        var totals = AuditTotals()
         totals.preview = try decoder.integers("preview", count: EventType.grona.count)
         totals.consentDenied = try decoder.integers("denied", count: EventType.grona.count)
         totals.leaked = try decoder.integer("leaked")

@@ -99,8 +99,8 @@ public struct PreviewAudit: Sendable, Equatable {
     public var leakCheck: Int
 }
 
-/// Exposure rows and the preview audit, computed from a merged `GronaState`.
-public struct GronaResult: Sendable, Equatable {
-    public var exposure: [ExposureCampaign]
+/// Exposure rows and the preview audit, computed from a merged `ExposureState`.
+public struct ExposureResult: Sendable, Equatable {
+    public var campaigns: [ExposureCampaign]
     public var audit: PreviewAudit
 }

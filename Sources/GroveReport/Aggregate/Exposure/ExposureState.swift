@@ -3,12 +3,12 @@
 /// Events are routed by their flags as they arrive: preview and consent-denied events are only
 /// counted; clean events go to the per-(campaign, install) records that preview-install exclusion
 /// needs; order lines go, all of them, to per-`orderId` deduplication. Every map merges by key.
-struct GronaState: Sendable {
+struct ExposureState: Sendable {
     var counters = SymbolKeyedRecords<CampaignCounters>()
     /// Keyed by (campaign, installId).
     var installs = PairKeyedRecords<InstallRecord>()
     var orders = SymbolKeyedRecords<OrderRecord>()
-    var totals = GronaTotals()
+    var totals = AuditTotals()
 
     init() {}
 
@@ -97,7 +97,7 @@ struct GronaState: Sendable {
 
     /// Merges a state whose symbols `translation` maps into `symbols`.
     /// Releases each store of `other` as soon as it is merged.
-    mutating func merge(_ other: consuming GronaState, _ translation: SymbolTranslation, symbols: SymbolTable) {
+    mutating func merge(_ other: consuming ExposureState, _ translation: SymbolTranslation, symbols: SymbolTable) {
         counters.merge(take(&other.counters, .init()), translation, symbols: symbols)
         installs.merge(take(&other.installs, .init()), translation, symbols: symbols)
         orders.merge(take(&other.orders, .init()), translation, symbols: symbols)
