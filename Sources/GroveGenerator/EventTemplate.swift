@@ -83,7 +83,7 @@ struct EventTemplate {
             add("ts", timestamp.bytes)
             add("type", #""preview_link""#)
             add("installId", installID, required: true, id: true)
-            add("url", JSONText.literal("acmemarket://exposure-preview?code=" + PreviewLinkScenario.code(length: 12, using: &rng)),
+            add("url", JSONText.literal("acmemarket://grona-preview?code=" + PreviewLinkScenario.code(length: 12, using: &rng)),
                 required: true)
             add("outcome", #""paired""#, required: true)
             add("campaignId", #""spring-banner""#, required: true, id: true)

@@ -40,7 +40,7 @@ enum GronaCatalog {
     /// Where an anonymous install drawn into a customer-unit campaign is shown instead.
     static let anonymousFallbackCampaign = 2
 
-    static let sdks = ["exposure-ios/4.2.1", "exposure-android/4.1.0"].map { JSONText.literal($0) }
+    static let sdks = ["grona-ios/4.2.1", "grona-android/4.1.0"].map { JSONText.literal($0) }
     static let currencies: [[UInt8]?] = [JSONText.literal("EUR"), JSONText.literal("USD"), nil, JSONText.literal("GBP")]
     static let currencyChoice = WeightedChoice([68, 25, 5, 2])
     static let prices = [499, 999, 1499, 2999, 4999, 9999, 19999]

@@ -94,14 +94,14 @@ struct PreviewLinkScenario {
         String(decoding: (0..<length).map { _ in codeAlphabet[rng.below(codeAlphabet.count)] }, as: UTF8.self)
     }
 
-    /// The two places a preview link lives: the app's scheme with host `exposure-preview`, or the
-    /// app's web domain under `/exposure-preview`.
+    /// The two places a preview link lives: the app's scheme with host `grona-preview`, or the
+    /// app's web domain under `/grona-preview`.
     private static func place(using rng: inout SeededRandom) -> String {
         if rng.chance(0.6) {
-            let host = rng.chance(0.9) ? "exposure-preview" : "Grona-Preview"
+            let host = rng.chance(0.9) ? "grona-preview" : "Grona-Preview"
             return appSchemes[rng.below(appSchemes.count)] + "://" + host + (rng.chance(0.2) ? "/" : "")
         }
-        return webOrigins[rng.below(webOrigins.count)] + "/exposure-preview"
+        return webOrigins[rng.below(webOrigins.count)] + "/grona-preview"
     }
 
     private static func pairURL(using rng: inout SeededRandom) -> [UInt8] {
@@ -117,18 +117,18 @@ struct PreviewLinkScenario {
         let code = code(length: 12, using: &rng)
         let url: String
         switch rng.below(12) {
-        case 0: url = "acmemarket://exposure-preview?code=\(code)#debug"
-        case 1: url = "acmemarket://exposure-preview:8080?code=\(code)"
-        case 2: url = "acmemarket://exposure-preview?code=\(Self.code(length: rng.inRange(1...7), using: &rng))"
-        case 3: url = "acmemarket://exposure-preview?code=\(Self.code(length: rng.inRange(65...80), using: &rng))"
-        case 4: url = "https://shop.acmemarket.example/exposure-preview?code=\(code)&code=\(code)"
-        case 5: url = "https://shop.acmemarket.example/exposure-preview?code=\(code)&utm_source=qr"
-        case 6: url = "acmemarket://exposure-preview?"
-        case 7: url = "acmemarket://tester@exposure-preview?code=\(code)"
-        case 8: url = "acmemarket://exposure-preview?clear=0"
-        case 9: url = "acmemarket://exposure-preview?code=\(code.prefix(4))%2D\(code.dropFirst(4))"
-        case 10: url = "https:///exposure-preview?code=\(code)"
-        default: url = "acmemarket://exposure-preview/pair?code=\(code)"
+        case 0: url = "acmemarket://grona-preview?code=\(code)#debug"
+        case 1: url = "acmemarket://grona-preview:8080?code=\(code)"
+        case 2: url = "acmemarket://grona-preview?code=\(Self.code(length: rng.inRange(1...7), using: &rng))"
+        case 3: url = "acmemarket://grona-preview?code=\(Self.code(length: rng.inRange(65...80), using: &rng))"
+        case 4: url = "https://shop.acmemarket.example/grona-preview?code=\(code)&code=\(code)"
+        case 5: url = "https://shop.acmemarket.example/grona-preview?code=\(code)&utm_source=qr"
+        case 6: url = "acmemarket://grona-preview?"
+        case 7: url = "acmemarket://tester@grona-preview?code=\(code)"
+        case 8: url = "acmemarket://grona-preview?clear=0"
+        case 9: url = "acmemarket://grona-preview?code=\(code.prefix(4))%2D\(code.dropFirst(4))"
+        case 10: url = "https:///grona-preview?code=\(code)"
+        default: url = "acmemarket://grona-preview/pair?code=\(code)"
         }
         return Array(url.utf8)
     }
@@ -137,8 +137,8 @@ struct PreviewLinkScenario {
         let code = code(length: 12, using: &rng)
         let urls = [
             "https://shop.acmemarket.example/preview?code=\(code)", "acmemarket://product/sku-1234",
-            "https://go.funnelsgrove.com/grv8k2Qa/spring", "exposure-preview?code=\(code)",
-            "https://shop.acmemarket.example/exposure-preview/?code=\(code)", "acmemarket:exposure-preview?code=\(code)",
+            "https://go.funnelsgrove.com/grv8k2Qa/spring", "grona-preview?code=\(code)",
+            "https://shop.acmemarket.example/grona-preview/?code=\(code)", "acmemarket:grona-preview?code=\(code)",
         ]
         return Array(urls[rng.below(urls.count)].utf8)
     }

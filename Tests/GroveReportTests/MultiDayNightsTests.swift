@@ -15,7 +15,7 @@ struct MultiDayNightsTests {
         let files = try LogGenerator.generate(GeneratorOptions(events: 24_000, seed: 21, days: 6),
                                               into: directory + "/logs").files
         var options = ["--preview-scope", scope, "--max-reject-rate", "1"]
-        if withConfiguration { options += ["--config", packageRoot + "/SampleData/exposure-config.json"] }
+        if withConfiguration { options += ["--config", packageRoot + "/SampleData/grona-config.json"] }
         let single = try execute(["run", "--out", directory + "/single"] + options + files)
         #expect(single.status == 0, "\(single.stderr)")
 

@@ -4,9 +4,9 @@ import Testing
 /// `preview_link` lines (docs/EVENTS.md) and what the audit makes of them (docs/AUDIT.md), on
 /// hand-computed fixtures.
 struct PreviewLinkTests {
-    static let pairURL = "acmemarket://exposure-preview?code=AB12-cd34"
-    static let clearURL = "acmemarket://exposure-preview?clear=1"
-    static let malformedURL = "acmemarket://exposure-preview?code=short"
+    static let pairURL = "acmemarket://grona-preview?code=AB12-cd34"
+    static let clearURL = "acmemarket://grona-preview?clear=1"
+    static let malformedURL = "acmemarket://grona-preview?code=short"
     static let foreignURL = "https://shop.example.com/preview?code=AB12-cd34"
 
     /// A `preview_link` line; `extra` is appended as raw JSON members.

@@ -224,12 +224,12 @@ private func redact(_ text: String) -> String {
 
 @Test func everyURLValueIsRedactedForItsPairingCode() {
     #expect(
-        redact(#"{"type":"preview_link","url":"acmemarket://exposure-preview?code=AB12-cd34","outcome":"bogus"}"#)
+        redact(#"{"type":"preview_link","url":"acmemarket://grona-preview?code=AB12-cd34","outcome":"bogus"}"#)
             == #"{"type":"preview_link","url":"[REDACTED]","outcome":"bogus"}"#)
     // Any case, any depth, an escaped key, a value of another JSON type, a line cut inside the value.
     #expect(redact(#"{"URL":"x?code=AB12-cd34","meta":{"url":["code=AB12-cd34"]}}"#) == #"{"URL":"[REDACTED]","meta":{"url":"[REDACTED]"}}"#)
     #expect(redact(#"{"\u0075rl":"x?code=AB12-cd34"}"#) == #"{"\u0075rl":"[REDACTED]"}"#)
-    #expect(redact(#"{"url":"acmemarket://exposure-preview?code=AB1"#) == #"{"url":"[REDACTED]""#)
+    #expect(redact(#"{"url":"acmemarket://grona-preview?code=AB1"#) == #"{"url":"[REDACTED]""#)
     // Only keys named url: a key merely containing it keeps its value.
     #expect(redact(#"{"urlScheme":"acmemarket","curl":"x"}"#) == #"{"urlScheme":"acmemarket","curl":"x"}"#)
 }

@@ -49,7 +49,7 @@ struct StateTests {
         let directory = try temporaryDirectory()
         let files = try Self.splitLogs(into: directory, files: 6, seed: UInt64(seed))
         var options = ["--preview-scope", scope, "--max-reject-rate", "1"]
-        if withConfiguration { options += ["--config", packageRoot + "/SampleData/exposure-config.json"] }
+        if withConfiguration { options += ["--config", packageRoot + "/SampleData/grona-config.json"] }
         let single = try execute(["run", "--out", directory + "/single"] + options + files)
         #expect(single.status == 0, "\(single.stderr)")
 

@@ -28,8 +28,8 @@ enum PreviewLinkKind: Int, CaseIterable, Sendable {
     /// The length range of a pairing code, in characters of `A–Z a–z 0–9 -`.
     static let codeLengths = 8...64
 
-    private static let previewHost = Array("exposure-preview".utf8)
-    private static let previewPath = Array("/exposure-preview".utf8)
+    private static let previewHost = Array("grona-preview".utf8)
+    private static let previewPath = Array("/grona-preview".utf8)
     private static let https = Array("https".utf8)
     private static let codePrefix = Array("code=".utf8)
     private static let clearQuery = Array("clear=1".utf8)
