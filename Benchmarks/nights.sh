@@ -83,7 +83,7 @@ if [ ! -f "$data/.complete" ]; then
 fi
 files=("$data"/events-*.ndjson.gz)
 [ "${#files[@]}" = "$nights" ] || die "$data holds ${#files[@]} files, not $nights: delete it and rerun"
-data_mib=$(du -sm "$data" | cut -f1)
+data_mib=$(du -smL "$data" | cut -f1)
 
 # --- nights ----------------------------------------------------------------------------------
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
