@@ -29,8 +29,9 @@ final class StateStore {
         try mapping { () throws(SQLiteError) in
             // WAL: readers (`grove-report state`, the sqlite3 shell) never block the nightly writer.
             try connection.execute("PRAGMA journal_mode = WAL")
-            // A night reads and rewrites scattered keys: a large page cache keeps SQLite from
-            // spilling pages to the WAL and reading them back within the transaction.
+            // 16 MiB of page cache: a night appends its rows and reads its keys as sorted
+            // batches, so each page is wanted about once; a larger cache would only grow the
+            // memory of late nights (the kernel's page cache serves the rereads).
             try connection.execute("PRAGMA cache_size = -16384")
             try connection.execute("PRAGMA temp_store = MEMORY")
             try connection.execute("BEGIN IMMEDIATE")
