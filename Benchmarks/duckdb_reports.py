@@ -83,7 +83,8 @@ FIELDS = [
     "type", "ts", "installId", "customerId", "consent", "campaignId", "variantId", "isPreview",
     "preview", "control", "unit", "orderId", "amountMinor", "currency", "offerId", "clickId",
     "appKey", "slug", "route", "utm_campaign", "utm_source", "utm_medium", "utm_content",
-    "utm_term", "openId", "context", "destination", "verifiedEmail",
+    "utm_term", "openId", "context", "destination", "verifiedEmail", "url", "outcome",
+    "pinExpiresAt", "reason",
 ]
 IX = {name: i + 1 for i, name in enumerate(FIELDS)}
 UTM = ["utm_campaign", "utm_source", "utm_medium", "utm_content", "utm_term"]
@@ -108,7 +109,15 @@ TYPES = {
                   ("clickId", "id", False), ("context", "text", False),
                   ("destination", "text", False)] + [(u, "text", False) for u in UTM],
     "click_bind": [("clickId", "id", True), ("verifiedEmail", "text", True)],
+    # campaignId, variantId and pinExpiresAt are required when the outcome is "paired" (type_ok).
+    "preview_link": GRONA_COMMON + [("url", "text", True),
+                                    ("outcome", "enum:paired,cleared,rejected,ignored", True),
+                                    ("campaignId", "id", False), ("variantId", "id", False),
+                                    ("pinExpiresAt", "ts", False), ("reason", "text", False)],
 }
+# RFC 3339 as docs/EVENTS.md accepts it (the date and the offset are range-checked apart).
+TS_PATTERN = (r"[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,9})?"
+              r"([Zz]|[+-][0-9]{2}:[0-9]{2})")
 ALLOWLISTS = {
     "link_open": ["type", "ts", "openId", "appKey", "slug", "clickId", "context", "destination"] + UTM,
     "click_bind": ["type", "ts", "clickId", "verifiedEmail"],
@@ -143,6 +152,13 @@ def kind_check(name, kind):
     if kind == "int":
         return (f"regexp_full_match({v(name)}, '-?[0-9]+') AND "
                 f"TRY_CAST({v(name)} AS HUGEINT) BETWEEN 0 AND 9007199254740991")
+    if kind == "ts":
+        text = s(name)
+        zone = f"right({text}, 6)"
+        return (f"regexp_full_match({text}, '{TS_PATTERN}') AND substr({text}, 1, 4) <> '0000' AND "
+                f"try_strptime(substr({text}, 1, 10) || ' ' || substr({text}, 12, 8), '%Y-%m-%d %H:%M:%S') "
+                f"IS NOT NULL AND (upper(right({text}, 1)) = 'Z' OR (TRY_CAST(substr({zone}, 2, 2) AS INTEGER) "
+                f"<= 23 AND TRY_CAST(substr({zone}, 5, 2) AS INTEGER) <= 59))")
     if kind.startswith("enum:"):
         words = ", ".join(sql_str(w) for w in kind[5:].split(","))
         return f"{s(name)} IN ({words})"
@@ -165,6 +181,9 @@ def type_ok(type_name):
         parts.append(
             "CASE WHEN len(extra_keys) = 0 THEN true ELSE len(list_filter(extra_keys, lambda k: "
             "coalesce(try(json_type(line, '$.\"' || k || '\"')) <> 'NULL', true))) = 0 END")
+    if type_name == "preview_link":
+        parts.append(f"(coalesce({s('outcome')} <> 'paired', true) OR "
+                     f"({present('campaignId')} AND {present('variantId')} AND {present('pinExpiresAt')}))")
     if type_name == "click_bind":
         parts.append("coalesce(regexp_full_match(email_norm, '[^@]+@[^@]+'), false)")
     return " AND ".join(parts)
@@ -182,8 +201,6 @@ def build_sql(files):
     def txt(name):  # text value, empty string as absent (utm_*)
         return f"nullif({s(name)}, '')"
 
-    ts_pattern = (r"[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,9})?"
-                  r"([Zz]|[+-][0-9]{2}:[0-9]{2})")
     extra_keys = "CASE " + " ".join(
         f"WHEN {s('type')} = {sql_str(name)} THEN list_filter(keys, lambda k: NOT list_contains("
         f"[{', '.join(sql_str(k) for k in allow)}], k))" for name, allow in ALLOWLISTS.items()) + " END"
@@ -248,7 +265,7 @@ WITH raw AS (
            coalesce(
                len(keys) = len(list_distinct(keys))                        -- duplicate_key:<key>
                AND t IN ({", ".join(sql_str(t) for t in TYPES)})           -- else ignored or bad type
-               AND regexp_full_match(ts_text, '{ts_pattern}')
+               AND regexp_full_match(ts_text, '{TS_PATTERN}')
                AND ts_base IS NOT NULL
                AND substr(ts_text, 1, 4) <> '0000'
                AND (ts_zone IS NULL OR (TRY_CAST(substr(ts_zone, 2, 2) AS INTEGER) <= 23
@@ -273,6 +290,7 @@ SELECT
     coalesce({s('consent')} = 'denied', false) AS denied,
     coalesce({v('isPreview')} = 'true', false) OR coalesce({v('preview')} = 'true', false) AS preview,
     {s('campaignId')} AS campaign,
+    {s('outcome')} AS outcome,
     {s('variantId')} AS variant,
     coalesce({v('control')} = 'true', false) AS control,
     coalesce({s('unit')}, 'install') AS unit,
@@ -378,9 +396,10 @@ ORDER BY k.campaign
 
 EXPOSURE_SQL = """
 WITH preview_installs AS (
-    -- rule 2: installs with any accepted preview decision/impression/grant of C, consent regardless
+    -- rule 2: installs with any accepted preview decision/impression/grant of C, consent
+    -- regardless, or with a paired preview link for C
     SELECT DISTINCT campaign, install FROM ev
-    WHERE t IN ('decision', 'impression', 'grant') AND preview
+    WHERE (t IN ('decision', 'impression', 'grant') AND preview) OR (t = 'preview_link' AND outcome = 'paired')
 ), decisions AS (
     SELECT d.campaign, d.variant, d.ts_ns,
            CASE WHEN d.unit = 'customer' THEN 'customer:' || d.customer ELSE 'install:' || d.install END AS unit_key

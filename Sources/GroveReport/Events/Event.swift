@@ -4,13 +4,17 @@ enum Consent: UInt8, Sendable {
 }
 
 /// What a Grona decision assigns a variant to: the app install or the identified customer.
-enum DecisionUnit: UInt8, Sendable {
+enum DecisionUnit: UInt8, Sendable, LogWords {
     case install, customer
+
+    static let words: KeyValuePairs<StaticString, DecisionUnit> = ["install": .install, "customer": .customer]
 }
 
 /// Where a FunnelsGrove link click was sent.
-enum Route: UInt8, Sendable {
+enum Route: UInt8, Sendable, LogWords {
     case store, app
+
+    static let words: KeyValuePairs<StaticString, Route> = ["store": .store, "app": .app]
 }
 
 /// The fields every Grona event carries about who produced it.

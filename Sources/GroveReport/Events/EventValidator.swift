@@ -54,47 +54,43 @@ enum EventValidator {
             let subject = try GronaSubjectFields(fields)
             let campaignId = try fields.requiredID(.campaignId)
             let variantId = try fields.requiredID(.variantId)
-            let isPreview = try fields.requiredBool(.isPreview)
-            let preview = try fields.optionalBool(.preview) ?? false
+            let isPreview = try fields.previewFlags(required: .isPreview)
             let control = try fields.optionalBool(.control) ?? false
-            let unit = try fields.keyword(.unit, ["install": DecisionUnit.install, "customer": .customer], default: .install)
+            let unit = try fields.keyword(.unit, DecisionUnit.words, default: .install)
             return .decision(Decision(
                 ts: ts, subject: subject.interned(&symbols), campaignId: symbols.internName(campaignId),
-                variantId: symbols.internName(variantId), isPreview: isPreview || preview, control: control, unit: unit))
+                variantId: symbols.internName(variantId), isPreview: isPreview, control: control, unit: unit))
         case .impression:
             let subject = try GronaSubjectFields(fields)
             let campaignId = try fields.requiredID(.campaignId)
             let variantId = try fields.requiredID(.variantId)
-            let preview = try fields.requiredBool(.preview)
-            let isPreview = try fields.optionalBool(.isPreview) ?? false
+            let isPreview = try fields.previewFlags(required: .preview)
             return .impression(Impression(
                 ts: ts, subject: subject.interned(&symbols), campaignId: symbols.internName(campaignId),
-                variantId: symbols.internName(variantId), isPreview: isPreview || preview))
+                variantId: symbols.internName(variantId), isPreview: isPreview))
         case .order:
             let subject = try GronaSubjectFields(fields)
             let orderId = try fields.requiredID(.orderId)
             let amountMinor = try fields.requiredInteger(.amountMinor)
-            let preview = try fields.requiredBool(.preview)
-            let isPreview = try fields.optionalBool(.isPreview) ?? false
+            let isPreview = try fields.previewFlags(required: .preview)
             _ = try fields.optionalText(.currency)
             return .order(Order(
                 ts: ts, subject: subject.interned(&symbols), orderId: symbols.intern(orderId), amountMinor: amountMinor,
-                isPreview: isPreview || preview))
+                isPreview: isPreview))
         case .grant:
             let subject = try GronaSubjectFields(fields)
             let campaignId = try fields.requiredID(.campaignId)
             let variantId = try fields.requiredID(.variantId)
             let offerId = try fields.requiredID(.offerId)
-            let preview = try fields.requiredBool(.preview)
-            let isPreview = try fields.optionalBool(.isPreview) ?? false
+            let isPreview = try fields.previewFlags(required: .preview)
             return .grant(Grant(
                 ts: ts, subject: subject.interned(&symbols), campaignId: symbols.internName(campaignId),
-                variantId: symbols.internName(variantId), offerId: symbols.intern(offerId), isPreview: isPreview || preview))
+                variantId: symbols.internName(variantId), offerId: symbols.intern(offerId), isPreview: isPreview))
         case .linkClick:
             let clickId = try fields.requiredID(.clickId)
             let appKey = try fields.requiredID(.appKey)
             let slug = try fields.requiredID(.slug)
-            let route = try fields.keyword(.route, ["store": Route.store, "app": .app], default: nil)
+            let route = try fields.keyword(.route, Route.words, default: nil)
             let utm = try UTMFields(fields)
             return .linkClick(LinkClick(
                 ts: ts, clickId: symbols.intern(clickId), appKey: symbols.intern(appKey), slug: symbols.intern(slug),

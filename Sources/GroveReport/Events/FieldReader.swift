@@ -81,6 +81,15 @@ struct FieldReader {
         return value
     }
 
+    /// Whether a Grona event is preview: either flag says so (docs/EVENTS.md). `required` is the
+    /// flag the event type must carry (`isPreview` on decisions, `preview` on the others); the
+    /// other is optional, and read after it.
+    func previewFlags(required: FieldName) throws(RejectReason) -> Bool {
+        let flag = try requiredBool(required)
+        let other = try optionalBool(required == .isPreview ? .preview : .isPreview) ?? false
+        return flag || other
+    }
+
     /// A string field that must be one of a few words; `default` when absent.
     func keyword<Value>(
         _ name: FieldName, _ choices: KeyValuePairs<StaticString, Value>, default defaultValue: Value?

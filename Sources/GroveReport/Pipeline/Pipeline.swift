@@ -118,7 +118,9 @@ public enum Pipeline {
         let states = finished.map(\.0)
         let lines = linesPerFile.withLock { $0 }
         guard let scratch else { return (states, [], lines) }
-        let order = files.indices.sorted { (ByteString(files[$0].displayName), $0) < (ByteString(files[$1].displayName), $1) }
+        let order = files.indices.sorted {
+            RejectRecord.fileOrder(files[$0].displayName, $0) < RejectRecord.fileOrder(files[$1].displayName, $1)
+        }
         let spools = order.map { "\(scratch)/rejects-\($0).ndjson" }.filter { FileManager.default.fileExists(atPath: $0) }
         return (states, spools, lines)
     }

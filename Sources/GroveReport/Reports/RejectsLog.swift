@@ -15,7 +15,14 @@ struct RejectRecord: Sendable, Equatable {
 
     /// Report order: file name byte-wise, then input position, then line.
     static func precedes(_ lhs: RejectRecord, _ rhs: RejectRecord) -> Bool {
-        (ByteString(lhs.file), lhs.inputIndex, lhs.line) < (ByteString(rhs.file), rhs.inputIndex, rhs.line)
+        let (left, right) = (fileOrder(lhs.file, lhs.inputIndex), fileOrder(rhs.file, rhs.inputIndex))
+        return (left.0, left.1, lhs.line) < (right.0, right.1, rhs.line)
+    }
+
+    /// The order of the inputs whose rejects are listed: file name byte-wise, then input
+    /// position. `run` concatenates its per-input spools (each in line order) in this order.
+    static func fileOrder(_ file: String, _ inputIndex: Int) -> (ByteString, Int) {
+        (ByteString(file), inputIndex)
     }
 
     /// The record as one NDJSON line, newline included.

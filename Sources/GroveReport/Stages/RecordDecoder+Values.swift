@@ -76,11 +76,8 @@ extension RecordDecoder {
     func route(_ name: String) throws(RecordError) -> Route { try route(try value(name)) }
 
     func route(_ value: JSONValue) throws(RecordError) -> Route {
-        switch try string(value) {
-        case "app": return .app
-        case "store": return .store
-        default: throw failure("a route is app or store")
-        }
+        guard let route = Route(word: try string(value)) else { throw failure("a route is app or store") }
+        return route
     }
 }
 
@@ -96,12 +93,7 @@ extension RecordDecoder {
 
     /// `[install|customer, id]`.
     mutating func unit(_ kind: JSONValue, _ id: JSONValue) throws(RecordError) -> UnitKey {
-        let unitKind: DecisionUnit
-        switch try string(kind) {
-        case "install": unitKind = .install
-        case "customer": unitKind = .customer
-        default: throw failure("a unit is install or customer")
-        }
+        guard let unitKind = DecisionUnit(word: try string(kind)) else { throw failure("a unit is install or customer") }
         return UnitKey(kind: unitKind, id: symbol(try string(id)))
     }
 

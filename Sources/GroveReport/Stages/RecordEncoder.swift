@@ -58,7 +58,7 @@ struct RecordEncoder {
     /// Campaign, source, medium, content, term.
     func utm(_ utm: UTMParameters) -> JSONOutput { .array(utm.all.map(text)) }
 
-    func route(_ route: Route) -> JSONOutput { .text(route == .app ? "app" : "store") }
+    func route(_ route: Route) -> JSONOutput { .text(route.word) }
 
     /// Counts as an array of integers.
     func counts(_ counts: [Int]) -> JSONOutput { .array(counts.map(JSONOutput.integer)) }
@@ -70,6 +70,6 @@ struct RecordEncoder {
 
     /// `[install|customer, id]`.
     func unit(_ unit: UnitKey) -> [JSONOutput] {
-        [.text(unit.kind == .install ? "install" : "customer"), text(unit.id)]
+        [.text(unit.kind.word), text(unit.id)]
     }
 }

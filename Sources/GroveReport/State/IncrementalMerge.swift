@@ -179,7 +179,7 @@ struct IncrementalMerge {
 
     /// `install:<id>` or `customer:<id>`, the id as stored.
     private static func unitText(_ unit: UnitKey, _ symbols: SymbolTable) -> ByteString {
-        ByteString(Array((unit.kind == .install ? "install:" : "customer:").utf8) + symbols.string(unit.id).bytes)
+        ByteString(Array((unit.kind.word + ":").utf8) + symbols.string(unit.id).bytes)
     }
 
     /// The units an order's earliest line names.
