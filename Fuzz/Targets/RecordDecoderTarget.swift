@@ -27,10 +27,11 @@ public func fuzzRecordDecoder(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int3
     state.joinStage1(scope: .unit)
     state.joinStage2()
     state.joinStage3()
-    let attribution = state.attributionReport()
-    let exposure = state.exposureReport(configuration: nil)
+    let joined = JoinedState(afterJoins: state)
+    let attribution = joined.attributionResult()
+    let exposure = joined.exposureResult(configuration: nil)
     _ = AttributionReport.csv(attribution) + AttributionReport.json(attribution)
-    _ = ExposureReport.csv(exposure.exposure) + ExposureReport.json(exposure.exposure) + PreviewAuditReport.json(exposure.audit)
-    _ = SummaryReport.json(state.accounting, wallSeconds: 0)
+    _ = ExposureReport.csv(exposure.campaigns) + ExposureReport.json(exposure.campaigns) + PreviewAuditReport.json(exposure.audit)
+    _ = SummaryReport.json(joined.accounting, wallSeconds: 0)
     return 0
 }
