@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// A byte string interned in a `SymbolTable`: a dense number, equal for equal bytes.
 struct Symbol: Hashable, Sendable {
@@ -22,9 +19,11 @@ struct SymbolTable: Sendable {
     private var arena: [UInt8] = []
     /// Start of each symbol's bytes in `arena`; one extra entry marks the end of the last.
     private var starts: [Int] = [0]
-    private var hashes: [UInt64] = []
-    /// Open addressing: symbol + 1, or 0 for an empty slot. Capacity is a power of two.
-    private var slots: [UInt32] = Array(repeating: 0, count: 1024)
+    /// Open addressing, a power of two of slots: the low 32 bits of the string's hash above
+    /// symbol + 1, or 0 for an empty slot. The hash bits let a probe pass other strings without
+    /// reading their bytes (each read is a cache miss in a table of millions), and are all a
+    /// rehash needs to place a symbol again.
+    private var slots: [UInt64] = Array(repeating: 0, count: 1024)
     private let seed: UInt64
 
     /// `seed` varies the hash so that crafted ids cannot force collisions; it never changes results.
@@ -33,32 +32,43 @@ struct SymbolTable: Sendable {
     }
 
     /// The number of distinct strings interned.
-    var count: Int { hashes.count }
+    var count: Int { starts.count - 1 }
 
     /// The symbol for `bytes`, adding them when new.
     mutating func intern(_ bytes: UnsafeBufferPointer<UInt8>) -> Symbol {
         let hash = SymbolTable.hash(bytes, seed: seed)
         let (index, found) = probe(bytes, hash: hash)
         if let found { return found }
-        let symbol = UInt32(hashes.count)
+        let symbol = UInt32(count)
         arena.append(contentsOf: bytes)
         starts.append(arena.count)
-        hashes.append(hash)
-        slots[index] = symbol + 1
-        if hashes.count * 2 > slots.count { grow() }
+        slots[index] = Self.slot(hash: hash, symbol: symbol)
+        if count * 2 > slots.count { grow() }
         return Symbol(raw: symbol)
     }
 
     /// The slot holding `bytes`' symbol, or the empty slot where it belongs.
     private func probe(_ bytes: UnsafeBufferPointer<UInt8>, hash: UInt64) -> (index: Int, symbol: Symbol?) {
-        let mask = slots.count - 1
-        var index = Int(truncatingIfNeeded: hash) & mask
-        while slots[index] != 0 {
-            let candidate = Int(slots[index] - 1)
-            if hashes[candidate] == hash, equals(candidate, bytes) { return (index, Symbol(raw: UInt32(candidate))) }
-            index = (index + 1) & mask
+        slots.withUnsafeBufferPointer { slots in
+            let mask = slots.count - 1
+            let hashBits = Self.slot(hash: hash, symbol: 0) & Self.hashBitsMask
+            var index = Int(truncatingIfNeeded: hash) & mask
+            while slots[index] != 0 {
+                let slot = slots[index]
+                if slot & Self.hashBitsMask == hashBits {
+                    let candidate = UInt32(truncatingIfNeeded: slot) - 1
+                    if equals(Int(candidate), bytes) { return (index, Symbol(raw: candidate)) }
+                }
+                index = (index + 1) & mask
+            }
+            return (index, nil)
         }
-        return (index, nil)
+    }
+
+    private static let hashBitsMask: UInt64 = 0xFFFF_FFFF_0000_0000
+
+    private static func slot(hash: UInt64, symbol: UInt32) -> UInt64 {
+        hash << 32 | UInt64(symbol + 1)
     }
 
     /// The symbol of `string` when it was interned, without adding it.
@@ -115,7 +125,6 @@ struct SymbolTable: Sendable {
     private mutating func reserve(symbols: Int, bytes: Int) {
         arena.reserveCapacity(bytes)
         starts.reserveCapacity(symbols + 1)
-        hashes.reserveCapacity(symbols)
         var size = slots.count
         while symbols * 2 > size { size *= 2 }
         if size > slots.count { rehash(into: size) }
@@ -126,7 +135,25 @@ struct SymbolTable: Sendable {
         let length = starts[index + 1] - start
         guard length == bytes.count else { return false }
         guard length > 0 else { return true }
-        return arena.withUnsafeBufferPointer { memcmp($0.baseAddress! + start, bytes.baseAddress!, length) == 0 }
+        return arena.withUnsafeBufferPointer { Self.sameBytes($0.baseAddress! + start, bytes.baseAddress!, length) }
+    }
+
+    /// Compares ids (mostly 8 to 40 bytes) eight bytes at a time, the last word overlapping,
+    /// without the call into `memcmp`.
+    private static func sameBytes(_ lhs: UnsafePointer<UInt8>, _ rhs: UnsafePointer<UInt8>, _ length: Int) -> Bool {
+        guard length >= 8 else {
+            return littleEndianWord(UnsafeBufferPointer(start: lhs, count: length))
+                == littleEndianWord(UnsafeBufferPointer(start: rhs, count: length))
+        }
+        let (left, right) = (UnsafeRawPointer(lhs), UnsafeRawPointer(rhs))
+        var offset = 0
+        while offset + 8 < length {
+            guard left.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                == right.loadUnaligned(fromByteOffset: offset, as: UInt64.self) else { return false }
+            offset += 8
+        }
+        return left.loadUnaligned(fromByteOffset: length - 8, as: UInt64.self)
+            == right.loadUnaligned(fromByteOffset: length - 8, as: UInt64.self)
     }
 
     private mutating func grow() {
@@ -134,12 +161,13 @@ struct SymbolTable: Sendable {
     }
 
     private mutating func rehash(into size: Int) {
-        var larger = [UInt32](repeating: 0, count: size)
+        precondition(size <= 1 << 32, "a symbol table's slots are found by 32 hash bits")
+        var larger = [UInt64](repeating: 0, count: size)
         let mask = larger.count - 1
-        for (symbol, hash) in hashes.enumerated() {
-            var index = Int(truncatingIfNeeded: hash) & mask
+        for slot in slots where slot != 0 {
+            var index = Int(truncatingIfNeeded: slot >> 32) & mask
             while larger[index] != 0 { index = (index + 1) & mask }
-            larger[index] = UInt32(symbol + 1)
+            larger[index] = slot
         }
         slots = larger
     }
