@@ -18,45 +18,59 @@ struct JoinPartition: Sendable {
         joins = take(&state.joins, JoinState())
     }
 
-    /// Moves every record to the partition of `count` its key hashes to, mapping it first by
-    /// `translation` when it comes from another symbol table. Unkeyed counts go to partition 0.
-    consuming func split(into count: Int, _ translation: SymbolTranslation?) -> [JoinPartition] {
+    /// Deals the records of `sources` into `count` partitions by key hash, on `threads` threads,
+    /// mapping each source's symbols by its translation first. One store at a time: each is
+    /// released once dealt, so memory holds at most one store twice. Unkeyed counts go to
+    /// partition 0.
+    static func gathered(
+        _ sources: consuming [(JoinPartition, SymbolTranslation?)], into count: Int, threads: Int, symbols: SymbolTable
+    ) -> [JoinPartition] {
+        var sources = sources
         var parts = [JoinPartition](repeating: JoinPartition(), count: count)
-        parts.distribute(take(&attribution.clicks, .init()).split(into: count, translation), \.attribution.clicks)
-        parts.distribute(take(&attribution.opens, .init()).split(into: count, translation), \.attribution.opens)
-        parts.distribute(take(&attribution.bindings, .init()).split(into: count, translation), \.attribution.bindings)
-        parts.distribute(take(&installs, .init()).split(into: count, translation), \.installs)
-        parts.distribute(take(&orders, .init()).split(into: count, translation), \.orders)
-        parts.distribute(take(&joins.clickJoins, .init()).split(into: count, translation), \.joins.clickJoins)
-        parts.distribute(take(&joins.unitAssignments, .init()).split(into: count, translation), \.joins.unitAssignments)
-        parts.distribute(take(&joins.unitConversions, .init()).split(into: count, translation), \.joins.unitConversions)
-        parts.distribute(
-            take(&joins.campaignAttribution, .init()).split(into: count, translation), \.joins.campaignAttribution)
-        parts.distribute(take(&joins.variants, .init()).split(into: count, translation), \.joins.variants)
-        parts.distribute(take(&joins.campaignStats, .init()).split(into: count, translation), \.joins.campaignStats)
-        parts[0].joins.attributionExtras = joins.attributionExtras
-        parts[0].leaked = leaked
-        return parts
-    }
-
-    /// Merges partitions of the same table into one, in order, releasing each as it is merged.
-    static func merged(_ parts: consuming [JoinPartition], symbols: SymbolTable) -> JoinPartition {
-        parts.reverse()
-        var merged = JoinPartition()
-        while let part = parts.popLast() {
-            merged.attribution.merge(part.attribution, nil, symbols: symbols)
-            merged.installs.merge(part.installs, symbols: symbols)
-            merged.orders.merge(part.orders, symbols: symbols)
-            merged.joins.merge(part.joins, nil, symbols: symbols)
-            merged.leaked += part.leaked
+        for (source, _) in sources {
+            parts[0].joins.attributionExtras.merge(source.joins.attributionExtras, symbols: symbols)
+            parts[0].leaked += source.leaked
         }
-        return merged
+        let deal = StoreDealer(count: count, threads: threads, symbols: symbols)
+        deal(\.attribution.clicks, from: &sources, into: &parts)
+        deal(\.attribution.opens, from: &sources, into: &parts)
+        deal(\.attribution.bindings, from: &sources, into: &parts)
+        deal(\.installs, from: &sources, into: &parts)
+        deal(\.orders, from: &sources, into: &parts)
+        deal(\.joins.clickJoins, from: &sources, into: &parts)
+        deal(\.joins.unitAssignments, from: &sources, into: &parts)
+        deal(\.joins.unitConversions, from: &sources, into: &parts)
+        deal(\.joins.campaignAttribution, from: &sources, into: &parts)
+        deal(\.joins.variants, from: &sources, into: &parts)
+        deal(\.joins.campaignStats, from: &sources, into: &parts)
+        return parts
     }
 }
 
-private extension [JoinPartition] {
-    /// Gives partition `i` the `i`-th of `stores`.
-    mutating func distribute<Store>(_ stores: [Store], _ path: WritableKeyPath<JoinPartition, Store>) {
-        for (part, store) in zip(indices, stores) { self[part][keyPath: path] = store }
+/// Deals one keyed store of every source into the partitions (`JoinPartition.gathered`).
+private struct StoreDealer {
+    let count: Int
+    let threads: Int
+    let symbols: SymbolTable
+
+    func callAsFunction<Index, Record>(
+        _ path: WritableKeyPath<JoinPartition, KeyedRecords<Index, Record>>,
+        from sources: inout [(JoinPartition, SymbolTranslation?)], into parts: inout [JoinPartition]
+    ) where Index.Key: PartitionKey {
+        // One untranslated store into one partition stays as it is, in arrival order.
+        if count == 1, sources.count == 1, sources[0].1 == nil {
+            parts[0][keyPath: path] = take(&sources[0].0[keyPath: path], .init())
+            return
+        }
+        var stores = sources.indices.map { (take(&sources[$0].0[keyPath: path], .init()), sources[$0].1) }
+        let routed = Parallel.map(&stores, threads: threads) { store in
+            RoutedRecords(take(&store.0, .init()), store.1, count: count)
+        }
+        var columns = Array(parts.indices)
+        let symbols = self.symbols
+        let collected = Parallel.map(&columns, threads: threads) { part in
+            KeyedRecords.collecting(part, of: count, from: routed, symbols: symbols)
+        }
+        for (part, store) in zip(parts.indices, collected) { parts[part][keyPath: path] = store }
     }
 }

@@ -31,25 +31,46 @@ extension CampaignUnit: PartitionKey {
     var partitionHash: UInt64 { unit.partitionHash }
 }
 
+/// One store's records on their way to partitions: each key already in the shared symbol table,
+/// and the partition it hashes to. Every partition then collects its own records by scanning the
+/// partition numbers, so each record is copied once, into its partition, with no parts in between.
+struct RoutedRecords<Index: RecordIndex, Record: MergeableRecord>: Sendable where Index.Key: PartitionKey {
+    let keys: [Index.Key]
+    let records: [Record]
+    /// Maps the records' symbols when they come from another table (the keys are mapped already).
+    let translation: SymbolTranslation?
+    let partitions: [UInt32]
+
+    init(_ store: consuming KeyedRecords<Index, Record>, _ translation: SymbolTranslation?, count: Int) {
+        let (keys, records) = store.removeAll()
+        self.keys = translation.map { translation in keys.map { Index.translated($0, translation) } } ?? keys
+        self.records = records
+        self.translation = translation
+        partitions = self.keys.map { UInt32(truncatingIfNeeded: $0.partition(of: count)) }
+    }
+}
+
 extension KeyedRecords where Index.Key: PartitionKey {
-    /// Moves the records into `count` stores by key hash, first mapping keys and records by
-    /// `translation` when they come from another symbol table. One store untranslated is kept as
-    /// it is, in arrival order.
-    consuming func split(into count: Int, _ translation: SymbolTranslation?) -> [KeyedRecords] {
-        if count == 1 && translation == nil { return [self] }
-        var parts = [KeyedRecords](repeating: KeyedRecords(), count: count)
-        let (keys, records) = removeAll()
-        // A part's share, with room for hashing's spread, so that no part doubles its arrays.
-        let share = keys.count / count
-        for part in parts.indices { parts[part].reserve(share + share / 8 + 16) }
-        for (key, record) in zip(keys, records) {
-            guard let translation else {
-                parts[key.partition(of: count)].append(key, record)
-                continue
+    /// Partition `part`: the records of every routed store whose keys hash to it, in store order,
+    /// merging records of one key.
+    static func collecting(_ part: Int, of count: Int, from routed: [RoutedRecords<Index, Record>], symbols: SymbolTable) -> KeyedRecords {
+        var store = KeyedRecords()
+        // A part's share, with room for hashing's spread, so that the arrays grow at most once.
+        let share = routed.reduce(0) { $0 + $1.keys.count } / count
+        store.reserve(share + share / 8 + 16)
+        let wanted = UInt32(truncatingIfNeeded: part)
+        for (source, routes) in routed.enumerated() {
+            for index in routes.partitions.indices where routes.partitions[index] == wanted {
+                let key = routes.keys[index]
+                let record = routes.translation.map { routes.records[index].translated($0) } ?? routes.records[index]
+                // The first store's keys are distinct: nothing to look up.
+                if source == 0 {
+                    store.append(key, record)
+                } else {
+                    store.upsert(key, { record }, { $0.merge(record, symbols: symbols) })
+                }
             }
-            let translated = Index.translated(key, translation)
-            parts[translated.partition(of: count)].append(translated, record.translated(translation))
         }
-        return parts
+        return store
     }
 }

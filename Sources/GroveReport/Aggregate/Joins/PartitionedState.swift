@@ -12,7 +12,7 @@ struct PartitionedState: Sendable {
     private let threads: Int
 
     /// Merges `partials` into `count` partitions on `threads` threads. The symbol tables merge
-    /// into the largest one's, then each partial splits apart and each partition gathers apart.
+    /// into the largest one's, then each partition gathers its records from every partial.
     init(merging partials: consuming [PartialState], partitions count: Int, threads: Int) {
         self.threads = threads
         partials.sort { $0.symbols.count < $1.symbols.count }
@@ -34,21 +34,7 @@ struct PartitionedState: Sendable {
             totals.merge(partial.exposure.totals, symbols: symbols)
             sources.append((JoinPartition(&partial), translation))
         }
-        partitions = gather(Parallel.map(&sources, threads: threads) { source in
-            take(&source.0, JoinPartition()).split(into: max(1, count), source.1)
-        })
-    }
-
-    /// Partition `j` of the result merges the `j`-th part of every split, in split order.
-    private func gather(_ splits: consuming [[JoinPartition]]) -> [JoinPartition] {
-        var columns = [[JoinPartition]](repeating: [], count: splits.first?.count ?? 1)
-        splits.reverse()
-        while var parts = splits.popLast() {
-            parts.reverse()
-            for column in columns.indices { columns[column].append(parts.popLast() ?? JoinPartition()) }
-        }
-        let symbols = self.symbols
-        return Parallel.map(&columns, threads: threads) { JoinPartition.merged(take(&$0, []), symbols: symbols) }
+        partitions = JoinPartition.gathered(sources, into: max(1, count), threads: threads, symbols: symbols)
     }
 
     /// Deals every partition's records out to the partitions their keys hash to now: the
@@ -56,9 +42,8 @@ struct PartitionedState: Sendable {
     private mutating func reshuffle() {
         let count = partitions.count
         guard count > 1 else { return }
-        partitions = gather(Parallel.map(&partitions, threads: threads) { partition in
-            take(&partition, JoinPartition()).split(into: count, nil)
-        })
+        let sources = take(&partitions, []).map { ($0, SymbolTranslation?.none) }
+        partitions = JoinPartition.gathered(sources, into: count, threads: threads, symbols: symbols)
     }
 
     /// Runs a stage on every partition, on every thread.
@@ -101,7 +86,8 @@ struct PartitionedState: Sendable {
 
     /// One partial state of every partition's records, as the stage commands write it.
     consuming func flattened() -> PartialState {
-        let merged = JoinPartition.merged(take(&partitions, []), symbols: symbols)
+        let sources = take(&partitions, []).map { ($0, SymbolTranslation?.none) }
+        let merged = JoinPartition.gathered(sources, into: 1, threads: threads, symbols: symbols)[0]
         var state = PartialState()
         state.symbols = symbols
         state.accounting = accounting
