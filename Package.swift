@@ -28,10 +28,15 @@ let package = Package(
             name: "CISAL",
             path: "Sources/CISAL"
         ),
+        // glibc's malloc.h (mallopt), part of libc: nothing to install or link.
+        .systemLibrary(
+            name: "CMalloc",
+            path: "Sources/CMalloc"
+        ),
         // The pipeline: input, events, aggregation, statistics, reports, stages, state.
         .target(
             name: "GroveReport",
-            dependencies: ["CZlib", "CISAL", "CCrypto", "CSQLite"]
+            dependencies: ["CZlib", "CISAL", "CCrypto", "CSQLite", "CMalloc"]
         ),
         // The synthetic log generator: writes the events the pipeline reads (and the bad lines it rejects).
         .target(

@@ -3,5 +3,6 @@ import GroveReport
 import Glibc
 #endif
 
+MemoryPolicy.install()
 StopSignals.install()
 exit(CommandRunner.main(Array(CommandLine.arguments.dropFirst())).rawValue)
