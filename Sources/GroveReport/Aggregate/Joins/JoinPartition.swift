@@ -23,13 +23,14 @@ struct JoinPartition: Sendable {
     /// released once dealt, so memory holds at most one store twice. Unkeyed counts go to
     /// partition 0.
     static func gathered(
-        _ sources: consuming [(JoinPartition, SymbolTranslation?)], into count: Int, threads: Int, symbols: SymbolTable
+        _ input: consuming [(JoinPartition, SymbolTranslation?)], into count: Int, threads: Int, symbols: SymbolTable
     ) -> [JoinPartition] {
-        var sources = sources
+        // Moved, not copied: a second reference would keep every store alive until the end.
+        var sources = consume input
         var parts = [JoinPartition](repeating: JoinPartition(), count: count)
-        for (source, _) in sources {
-            parts[0].joins.attributionExtras.merge(source.joins.attributionExtras, symbols: symbols)
-            parts[0].leaked += source.leaked
+        for index in sources.indices {
+            parts[0].joins.attributionExtras.merge(sources[index].0.joins.attributionExtras, symbols: symbols)
+            parts[0].leaked += sources[index].0.leaked
         }
         let deal = StoreDealer(count: count, threads: threads, symbols: symbols)
         deal(\.attribution.clicks, from: &sources, into: &parts)

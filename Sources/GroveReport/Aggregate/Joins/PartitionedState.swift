@@ -34,7 +34,7 @@ struct PartitionedState: Sendable {
             totals.merge(partial.exposure.totals, symbols: symbols)
             sources.append((JoinPartition(&partial), translation))
         }
-        partitions = JoinPartition.gathered(sources, into: max(1, count), threads: threads, symbols: symbols)
+        partitions = JoinPartition.gathered(consume sources, into: max(1, count), threads: threads, symbols: symbols)
     }
 
     /// Deals every partition's records out to the partitions their keys hash to now: the
@@ -43,7 +43,7 @@ struct PartitionedState: Sendable {
         let count = partitions.count
         guard count > 1 else { return }
         let sources = take(&partitions, []).map { ($0, SymbolTranslation?.none) }
-        partitions = JoinPartition.gathered(sources, into: count, threads: threads, symbols: symbols)
+        partitions = JoinPartition.gathered(consume sources, into: count, threads: threads, symbols: symbols)
     }
 
     /// Runs a stage on every partition, on every thread.
@@ -87,7 +87,7 @@ struct PartitionedState: Sendable {
     /// One partial state of every partition's records, as the stage commands write it.
     consuming func flattened() -> PartialState {
         let sources = take(&partitions, []).map { ($0, SymbolTranslation?.none) }
-        let merged = JoinPartition.gathered(sources, into: 1, threads: threads, symbols: symbols)[0]
+        let merged = JoinPartition.gathered(consume sources, into: 1, threads: threads, symbols: symbols)[0]
         var state = PartialState()
         state.symbols = symbols
         state.accounting = accounting
