@@ -43,7 +43,7 @@ struct SymbolTable: Sendable {
         arena.append(contentsOf: bytes)
         starts.append(arena.count)
         slots[index] = Self.slot(hash: hash, symbol: symbol)
-        if count * 2 > slots.count { grow() }
+        if Self.overloaded(count, slots: slots.count) { grow() }
         return Symbol(raw: symbol)
     }
 
@@ -63,6 +63,12 @@ struct SymbolTable: Sendable {
             }
             return (index, nil)
         }
+    }
+
+    /// Up to three symbols in four slots, half the memory of a table at most half full: with the
+    /// hash bits in the slot, passing a neighbour reads no string, and neighbours share a cache line.
+    private static func overloaded(_ symbols: Int, slots: Int) -> Bool {
+        symbols * 4 > slots * 3
     }
 
     private static let hashBitsMask: UInt64 = 0xFFFF_FFFF_0000_0000
@@ -126,7 +132,7 @@ struct SymbolTable: Sendable {
         arena.reserveCapacity(bytes)
         starts.reserveCapacity(symbols + 1)
         var size = slots.count
-        while symbols * 2 > size { size *= 2 }
+        while Self.overloaded(symbols, slots: size) { size *= 2 }
         if size > slots.count { rehash(into: size) }
     }
 
