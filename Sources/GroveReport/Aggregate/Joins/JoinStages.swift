@@ -196,7 +196,7 @@ private struct OrderMatcher {
     /// `revenueFrom[i]` is the sum of the amounts of orders `i...`.
     private let revenueFrom: [Int128]
 
-    init(_ orders: [UnitConversion.OrderMatch]) {
+    init(_ orders: SmallArray<UnitConversion.OrderMatch>) {
         let sorted = orders.sorted { $0.ts < $1.ts }
         times = sorted.map(\.ts)
         var sums = [Int128](repeating: 0, count: sorted.count + 1)
