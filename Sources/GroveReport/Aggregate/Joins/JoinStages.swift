@@ -65,7 +65,8 @@ extension JoinPartition {
 
     /// Matches each exposure with the unit's used orders at or after its first exposure.
     mutating func joinStage3() {
-        for conversion in joins.unitConversions.removeAll().records where !conversion.exposures.isEmpty {
+        // A unit without orders converts nowhere: skipping it saves building its matcher.
+        for conversion in joins.unitConversions.removeAll().records where !conversion.exposures.isEmpty && !conversion.orders.isEmpty {
             let matcher = OrderMatcher(conversion.orders)
             for exposure in conversion.exposures {
                 let (orders, revenue) = matcher.orders(atOrAfter: exposure.firstExposure)
