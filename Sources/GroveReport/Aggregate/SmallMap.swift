@@ -1,6 +1,7 @@
 /// A map for the few entries a record usually holds (an open's payloads, an install's decisions):
 /// a linear scan while it is small, and a hash index once it passes `indexThreshold` entries, so
 /// that hostile input with thousands of values under one key stays linear instead of quadratic.
+/// The entries live in a `SmallArray`, so a map of one entry allocates nothing.
 struct SmallMap<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     static var indexThreshold: Int { 16 }
 
@@ -9,18 +10,16 @@ struct SmallMap<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         var value: Value
     }
 
-    private(set) var entries: [Entry] = []
+    /// In insertion order, which stage records keep; iterating them allocates nothing.
+    private(set) var entries = SmallArray<Entry>()
     private var index: [Key: Int]?
 
     init() {}
 
-    init(_ entries: [Entry]) {
-        for entry in entries { update(entry.key, default: entry.value) { _ in } }
-    }
-
     var isEmpty: Bool { entries.isEmpty }
 
-    var values: [Value] { entries.map(\.value) }
+    /// The values in insertion order, as a view rather than a new array.
+    var values: some RandomAccessCollection<Value> { entries.lazy.map { $0.value } }
 
     subscript(_ key: Key) -> Value? {
         position(of: key).map { entries[$0].value }
@@ -43,7 +42,7 @@ struct SmallMap<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     /// Inserts `make()` under a new key, or lets `update` change the value already there.
     mutating func upsert(_ key: Key, _ make: () -> Value, _ update: (inout Value) -> Void) {
         if let position = position(of: key) {
-            update(&entries[position].value)
+            entries.modify(at: position) { update(&$0.value) }
             return
         }
         entries.append(Entry(key: key, value: make()))
@@ -59,6 +58,11 @@ struct SmallMap<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     func map<OtherKey, OtherValue>(
         _ transform: (Entry) -> SmallMap<OtherKey, OtherValue>.Entry
     ) -> SmallMap<OtherKey, OtherValue> {
-        SmallMap<OtherKey, OtherValue>(entries.map(transform))
+        var mapped = SmallMap<OtherKey, OtherValue>()
+        for entry in entries {
+            let moved = transform(entry)
+            mapped.update(moved.key, default: moved.value) { _ in }
+        }
+        return mapped
     }
 }

@@ -28,7 +28,7 @@ struct InstallRecord: MergeableRecord {
 
     /// Clean events of the install: what unit-scope preview exclusion removes.
     var cleanEvents: Int {
-        decisions.entries.reduce(0) { $0 + $1.value.lines } + impressions.entries.reduce(0) { $0 + $1.value } + grants
+        decisions.values.reduce(0) { $0 + $1.lines } + impressions.values.reduce(0, +) + grants
     }
 
     /// The analysis stage's own check that nothing excluded reached it.

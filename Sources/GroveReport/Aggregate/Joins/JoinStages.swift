@@ -65,7 +65,8 @@ extension JoinPartition {
 
     /// Matches each exposure with the unit's used orders at or after its first exposure.
     mutating func joinStage3() {
-        for conversion in joins.unitConversions.removeAll().records where !conversion.exposures.isEmpty {
+        // A unit without orders converts nowhere: skipping it saves building its matcher.
+        for conversion in joins.unitConversions.removeAll().records where !conversion.exposures.isEmpty && !conversion.orders.isEmpty {
             let matcher = OrderMatcher(conversion.orders)
             for exposure in conversion.exposures {
                 let (orders, revenue) = matcher.orders(atOrAfter: exposure.firstExposure)
@@ -196,7 +197,7 @@ private struct OrderMatcher {
     /// `revenueFrom[i]` is the sum of the amounts of orders `i...`.
     private let revenueFrom: [Int128]
 
-    init(_ orders: [UnitConversion.OrderMatch]) {
+    init(_ orders: SmallArray<UnitConversion.OrderMatch>) {
         let sorted = orders.sorted { $0.ts < $1.ts }
         times = sorted.map(\.ts)
         var sums = [Int128](repeating: 0, count: sorted.count + 1)

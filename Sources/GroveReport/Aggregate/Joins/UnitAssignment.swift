@@ -17,7 +17,7 @@ struct UnitAssignment: MergeableRecord {
     /// By variant.
     private(set) var byVariant = SmallMap<Symbol, VariantExposure>()
 
-    var variants: [VariantExposure] { byVariant.values }
+    var variants: some RandomAccessCollection<VariantExposure> { byVariant.values }
 
     mutating func add(_ variant: VariantExposure) {
         byVariant.upsert(variant.variant, { variant }) { $0.absorb(variant) }
@@ -50,19 +50,20 @@ struct UnitConversion: MergeableRecord {
         var amountMinor: Int64
     }
 
-    var exposures: [Exposure] = []
-    var orders: [OrderMatch] = []
+    /// A unit usually has one exposure and at most one order: both stay inline until a second.
+    var exposures = SmallArray<Exposure>()
+    var orders = SmallArray<OrderMatch>()
 
     mutating func merge(_ other: UnitConversion, symbols: SymbolTable) {
-        exposures += other.exposures
-        orders += other.orders
+        exposures.append(contentsOf: other.exposures)
+        orders.append(contentsOf: other.orders)
     }
 
     func translated(_ translation: SymbolTranslation) -> UnitConversion {
         var copy = self
-        copy.exposures = exposures.map {
+        copy.exposures = SmallArray(exposures.lazy.map {
             Exposure(campaign: translation[$0.campaign], variant: translation[$0.variant], firstExposure: $0.firstExposure)
-        }
+        })
         return copy
     }
 }
