@@ -8,6 +8,7 @@ struct SlotTable: Sendable {
     /// Where probing for `tag` starts in a table of `size` slots: the top bits of a multiplicative
     /// hash. The keys of one partition share the low bits of `partitionHash >> 32` (PartitionKey);
     /// the top bits of the product spread them over the whole table all the same.
+    @inline(__always)
     private static func start(_ tag: UInt32, _ size: Int) -> Int {
         Int(truncatingIfNeeded: (UInt64(tag) &* 0x9E37_79B9_7F4A_7C15) >> (64 - size.trailingZeroBitCount))
     }
