@@ -1,7 +1,9 @@
 /// The unit a decision assigns: `install:<installId>` or `customer:<customerId>`.
-struct UnitKey: TranslatableKey {
+struct UnitKey: TranslatableKey, Hashable {
     var kind: DecisionUnit
     var id: Symbol
+
+    var indexHash: UInt64 { Self.mixed(UInt64(kind.rawValue) << 32 | UInt64(id.raw)) }
 
     func translated(_ translation: SymbolTranslation) -> UnitKey {
         UnitKey(kind: kind, id: translation[id])
@@ -12,6 +14,10 @@ struct UnitKey: TranslatableKey {
 struct CampaignUnit: TranslatableKey {
     var campaign: Symbol
     var unit: UnitKey
+
+    /// The unit's hash with the campaign folded in and mixed again: the key has more bits than
+    /// one 64-bit word packs, and two keys meet only by chance.
+    var indexHash: UInt64 { Self.mixed(unit.indexHash ^ UInt64(campaign.raw)) }
 
     func translated(_ translation: SymbolTranslation) -> CampaignUnit {
         CampaignUnit(campaign: translation[campaign], unit: unit.translated(translation))

@@ -1,0 +1,48 @@
+/// A composite key of symbols that can be moved into another symbol table.
+protocol TranslatableKey: Equatable, Sendable {
+    /// The key's bits through `mixed`: the index hashes with this rather than Swift's `Hasher`,
+    /// whose seeded SipHash rounds cost more than the whole lookup otherwise does.
+    var indexHash: UInt64 { get }
+    func translated(_ translation: SymbolTranslation) -> Self
+}
+
+extension TranslatableKey {
+    /// MurmurHash3's 64-bit finalizer: every input bit reaches every output bit, so the index's
+    /// tag owes nothing to `partitionHash`, a bare product whose bits all keys of one partition
+    /// share in part.
+    static func mixed(_ bits: UInt64) -> UInt64 {
+        var hash = bits
+        hash ^= hash >> 33
+        hash &*= 0xFF51_AFD7_ED55_8CCD
+        hash ^= hash >> 33
+        hash &*= 0xC4CE_B9FE_1A85_EC53
+        hash ^= hash >> 33
+        return hash
+    }
+}
+
+/// Records keyed by a composite key: a slot holds 32 bits of the key's hash as its tag, and a tag
+/// match is confirmed on the store's own copy of the key, so keys of any size cost one slot.
+struct HashedIndex<Key: TranslatableKey>: RecordIndex {
+    private var table = SlotTable()
+
+    private static func tag(_ key: Key) -> UInt32 {
+        UInt32(truncatingIfNeeded: key.indexHash >> 32)
+    }
+
+    func position(of key: Key, in keys: [Key]) -> Int? {
+        table.position(Self.tag(key)) { keys[$0] == key }
+    }
+
+    mutating func insert(_ key: Key, at position: Int) {
+        table.insert(Self.tag(key), at: position)
+    }
+
+    mutating func reserve(_ count: Int) {
+        table.reserve(count)
+    }
+
+    static func translated(_ key: Key, _ translation: SymbolTranslation) -> Key {
+        key.translated(translation)
+    }
+}

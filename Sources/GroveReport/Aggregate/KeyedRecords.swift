@@ -1,0 +1,101 @@
+/// Finds the position of a key among a store's records.
+protocol RecordIndex: Sendable {
+    associatedtype Key: Sendable
+    init()
+    /// The position of `key` in `keys`, the store's keys in arrival order: an index that keeps
+    /// only part of a key's bits compares the key itself there.
+    func position(of key: Key, in keys: [Key]) -> Int?
+    mutating func insert(_ key: Key, at position: Int)
+    /// Makes room for `count` keys in all, so that a merge grows the index once.
+    mutating func reserve(_ count: Int)
+    static func translated(_ key: Key, _ translation: SymbolTranslation) -> Key
+}
+
+/// The records of one kind in a partial state, by key, in arrival order.
+struct KeyedRecords<Index: RecordIndex, Record: MergeableRecord>: Sendable {
+    private var index = Index()
+    private(set) var keys: [Index.Key] = []
+    private(set) var records: [Record] = []
+
+    var count: Int { records.count }
+
+    subscript(_ key: Index.Key) -> Record? {
+        index.position(of: key, in: keys).map { records[$0] }
+    }
+
+    /// Inserts `make()` under a new key, or lets `update` change the record already there.
+    mutating func upsert(_ key: Index.Key, _ make: () -> Record, _ update: (inout Record) -> Void) {
+        if let position = index.position(of: key, in: keys) {
+            update(&records[position])
+        } else {
+            append(key, make())
+        }
+    }
+
+    /// Adds a record under a key this store does not hold yet.
+    mutating func append(_ key: Index.Key, _ record: Record) {
+        index.insert(key, at: records.count)
+        keys.append(key)
+        records.append(record)
+    }
+
+    /// Applies `update` to the record of `key`, starting from `empty()` for a new key.
+    mutating func modify(_ key: Index.Key, default empty: () -> Record, _ update: (inout Record) -> Void) {
+        upsert(key, {
+            var record = empty()
+            update(&record)
+            return record
+        }, update)
+    }
+
+    /// The same keys with every record transformed, reusing this store's index: a join stage
+    /// that turns each record of a key into the next stage's record of the same key.
+    consuming func mapRecords<NewRecord>(_ transform: (Record) -> NewRecord) -> KeyedRecords<Index, NewRecord> {
+        var mapped = KeyedRecords<Index, NewRecord>()
+        mapped.index = index
+        mapped.keys = keys
+        mapped.records = records.map(transform)
+        return mapped
+    }
+
+    /// Moves every record out, leaving the store empty: a join stage consumes its input.
+    mutating func removeAll() -> (keys: [Index.Key], records: [Record]) {
+        defer { self = KeyedRecords() }
+        return (keys, records)
+    }
+
+    /// Room for `count` records in all: one allocation instead of doublings while a merge grows
+    /// the store (a doubling briefly holds the old and the new array).
+    mutating func reserve(_ count: Int) {
+        index.reserve(count)
+        keys.reserveCapacity(count)
+        records.reserveCapacity(count)
+    }
+
+    /// Merges `other`, whose symbols `translation` maps into `symbols`, or are already its
+    /// when there is no translation (then a merge into an empty store takes `other` as it is).
+    mutating func merge(_ other: KeyedRecords, _ translation: SymbolTranslation? = nil, symbols: SymbolTable) {
+        guard let translation else {
+            if records.isEmpty {
+                self = other
+                return
+            }
+            reserve(count + other.count)
+            for (key, record) in zip(other.keys, other.records) {
+                upsert(key, { record }, { $0.merge(record, symbols: symbols) })
+            }
+            return
+        }
+        reserve(count + other.count)
+        for (key, record) in zip(other.keys, other.records) {
+            let translated = record.translated(translation)
+            upsert(Index.translated(key, translation), { translated }, { $0.merge(translated, symbols: symbols) })
+        }
+    }
+}
+
+/// Records keyed by one symbol (a click, an open, an order, a campaign).
+typealias SymbolKeyedRecords<Record: MergeableRecord> = KeyedRecords<SymbolIndex, Record>
+
+/// Records keyed by two symbols (a campaign's install, a campaign's variant).
+typealias PairKeyedRecords<Record: MergeableRecord> = KeyedRecords<HashedIndex<SymbolPair>, Record>

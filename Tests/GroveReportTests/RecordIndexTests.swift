@@ -1,0 +1,48 @@
+import Testing
+@testable import GroveReport
+
+/// The indexes of `KeyedRecords`: every key finds its own record, in arrival order, whatever the
+/// keys' hashes share.
+struct RecordIndexTests {
+    /// A count per key.
+    struct Count: MergeableRecord, Equatable {
+        var value: Int
+
+        mutating func merge(_ other: Count, symbols: SymbolTable) { value += other.value }
+
+        func translated(_ translation: SymbolTranslation) -> Count { self }
+    }
+
+    /// Keys whose hashes are all equal: only the comparison of keys tells them apart.
+    struct CollidingKey: TranslatableKey {
+        var number: Int
+
+        var indexHash: UInt64 { 0xDEAD_BEEF_0000_0000 }
+
+        func translated(_ translation: SymbolTranslation) -> CollidingKey { self }
+    }
+
+    @Test func keysOfOneHashAreToldApartByTheKeyItself() {
+        var records = KeyedRecords<HashedIndex<CollidingKey>, Count>()
+        for round in 1...2 {
+            for number in 0..<100 { records.modify(CollidingKey(number: number), default: { Count(value: 0) }) { $0.value += round } }
+        }
+        #expect(records.keys.map(\.number) == Array(0..<100))
+        #expect(records.records.allSatisfy { $0 == Count(value: 3) })
+        #expect(records[CollidingKey(number: 100)] == nil)
+    }
+
+    @Test func pairsAndSymbolsFindTheirRecordsAfterTheTableGrows() {
+        let pairs = (0..<50_000).map { SymbolPair(first: Symbol(raw: UInt32($0 % 7)), second: Symbol(raw: UInt32($0))) }
+        var byPair = PairKeyedRecords<Count>()
+        for (value, pair) in pairs.enumerated() { byPair.append(pair, Count(value: value)) }
+        #expect(pairs.indices.allSatisfy { byPair[pairs[$0]] == Count(value: $0) })
+        #expect(byPair[SymbolPair(first: Symbol(raw: 1), second: Symbol(raw: 0))] == nil)
+
+        let symbols = [UInt32.max, 0, 1, UInt32.max - 1].map(Symbol.init(raw:)) + (2..<20_000).map { Symbol(raw: UInt32($0)) }
+        var bySymbol = SymbolKeyedRecords<Count>()
+        for (value, symbol) in symbols.enumerated() { bySymbol.append(symbol, Count(value: value)) }
+        #expect(symbols.indices.allSatisfy { bySymbol[symbols[$0]] == Count(value: $0) })
+        #expect(bySymbol.keys == symbols)
+    }
+}
