@@ -1,6 +1,7 @@
 /// The open addressing both record indexes share: a power-of-two table of 64-bit slots
-/// `tag << 32 | (position + 1)`, 0 marking an empty one, probed linearly and kept at most half
-/// full. A slot's start follows from its 32-bit tag alone, so the table grows without the keys.
+/// `tag << 32 | (position + 1)`, 0 marking an empty one, probed linearly and kept at most three
+/// quarters full: passing a slot of another tag reads no key, and neighbours share a cache line.
+/// A slot's start follows from its 32-bit tag alone, so the table grows without the keys.
 struct SlotTable: Sendable {
     private var slots = [UInt64](repeating: 0, count: 16)
     private var count = 0
@@ -32,7 +33,7 @@ struct SlotTable: Sendable {
 
     /// Adds an entry; positions fit in 32 bits (the conversion traps beyond).
     mutating func insert(_ tag: UInt32, at position: Int) {
-        if (count + 1) * 2 > slots.count { grow(to: slots.count * 2) }
+        if Self.overloaded(count + 1, slots: slots.count) { grow(to: slots.count * 2) }
         Self.place(UInt64(tag) << 32 | UInt64(UInt32(position + 1)), in: &slots)
         count += 1
     }
@@ -40,8 +41,12 @@ struct SlotTable: Sendable {
     /// Makes room for `count` entries in all.
     mutating func reserve(_ count: Int) {
         var size = slots.count
-        while count * 2 > size { size *= 2 }
+        while Self.overloaded(count, slots: size) { size *= 2 }
         if size > slots.count { grow(to: size) }
+    }
+
+    private static func overloaded(_ entries: Int, slots: Int) -> Bool {
+        entries * 4 > slots * 3
     }
 
     private mutating func grow(to size: Int) {
