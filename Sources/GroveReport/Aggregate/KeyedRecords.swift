@@ -59,6 +59,13 @@ struct KeyedRecords<Index: RecordIndex, Record: MergeableRecord>: Sendable {
     }
 
     /// Moves every record out, leaving the store empty: a join stage consumes its input.
+    /// Releases the index, keeping keys and records in arrival order, for a store that will only
+    /// be taken apart (`removeAll`) from now on: its index would hold memory until then, and
+    /// lookups find nothing once it is gone.
+    mutating func releaseIndex() {
+        index = Index()
+    }
+
     mutating func removeAll() -> (keys: [Index.Key], records: [Record]) {
         defer { self = KeyedRecords() }
         return (keys, records)

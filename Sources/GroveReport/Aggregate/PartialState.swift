@@ -25,8 +25,7 @@ struct PartialState: Sendable {
     /// large partials needs little more memory than the merged result. Attribution and the rest
     /// touch disjoint stores and merge on two threads.
     mutating func merge(_ other: consuming PartialState) {
-        let translation = other.symbols.translation(into: &symbols)
-        other.symbols = SymbolTable()
+        let translation = take(&other.symbols, SymbolTable()).translation(into: &symbols)
         accounting.merge(other.accounting)
         rejects += other.rejects
         let symbols = self.symbols

@@ -114,8 +114,11 @@ struct SymbolTable: Sendable {
         }
     }
 
-    /// For each symbol of this table, the symbol of the same bytes in `other` (interned there when new).
-    func translation(into other: inout SymbolTable) -> SymbolTranslation {
+    /// For each symbol of this table, the symbol of the same bytes in `other` (interned there when
+    /// new). Consumes the table and releases its slots first: the merged table grows while this one
+    /// is still read, and the peak memory of a run is reached here or close by.
+    consuming func translation(into other: inout SymbolTable) -> SymbolTranslation {
+        slots = []
         var map = [Symbol]()
         map.reserveCapacity(count)
         other.reserve(symbols: other.count + count, bytes: other.arena.count + arena.count)

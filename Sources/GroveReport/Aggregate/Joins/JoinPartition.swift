@@ -32,18 +32,23 @@ struct JoinPartition: Sendable {
             parts[0].joins.attributionExtras.merge(sources[index].0.joins.attributionExtras, symbols: symbols)
             parts[0].leaked += sources[index].0.leaked
         }
-        let deal = StoreDealer(count: count, threads: threads, symbols: symbols)
-        deal(\.attribution.clicks, from: &sources, into: &parts)
-        deal(\.attribution.opens, from: &sources, into: &parts)
-        deal(\.attribution.bindings, from: &sources, into: &parts)
-        deal(\.installs, from: &sources, into: &parts)
-        deal(\.orders, from: &sources, into: &parts)
-        deal(\.joins.clickJoins, from: &sources, into: &parts)
-        deal(\.joins.unitAssignments, from: &sources, into: &parts)
-        deal(\.joins.unitConversions, from: &sources, into: &parts)
-        deal(\.joins.campaignAttribution, from: &sources, into: &parts)
-        deal(\.joins.variants, from: &sources, into: &parts)
-        deal(\.joins.campaignStats, from: &sources, into: &parts)
+        // First every source's indexes go (dealing reads keys and records only), then the stores
+        // are dealt one by one, the largest records first, while the fewest partition indexes
+        // exist: the peak memory of a run is reached here.
+        for releasing in [true, false] {
+            let deal = StoreDealer(count: count, threads: threads, symbols: symbols, releasingIndexes: releasing)
+            deal(\.installs, from: &sources, into: &parts)
+            deal(\.attribution.opens, from: &sources, into: &parts)
+            deal(\.attribution.clicks, from: &sources, into: &parts)
+            deal(\.attribution.bindings, from: &sources, into: &parts)
+            deal(\.orders, from: &sources, into: &parts)
+            deal(\.joins.clickJoins, from: &sources, into: &parts)
+            deal(\.joins.unitAssignments, from: &sources, into: &parts)
+            deal(\.joins.unitConversions, from: &sources, into: &parts)
+            deal(\.joins.campaignAttribution, from: &sources, into: &parts)
+            deal(\.joins.variants, from: &sources, into: &parts)
+            deal(\.joins.campaignStats, from: &sources, into: &parts)
+        }
         return parts
     }
 }
@@ -53,6 +58,8 @@ private struct StoreDealer {
     let count: Int
     let threads: Int
     let symbols: SymbolTable
+    /// Only release each source's index of the store, deal nothing yet.
+    let releasingIndexes: Bool
 
     func callAsFunction<Index, Record>(
         _ path: WritableKeyPath<JoinPartition, KeyedRecords<Index, Record>>,
@@ -60,18 +67,29 @@ private struct StoreDealer {
     ) where Index.Key: PartitionKey {
         // One untranslated store into one partition stays as it is, in arrival order.
         if count == 1, sources.count == 1, sources[0].1 == nil {
-            parts[0][keyPath: path] = take(&sources[0].0[keyPath: path], .init())
+            if !releasingIndexes { parts[0][keyPath: path] = take(&sources[0].0[keyPath: path], .init()) }
             return
         }
-        var stores = sources.indices.map { (take(&sources[$0].0[keyPath: path], .init()), sources[$0].1) }
-        let routed = Parallel.map(&stores, threads: threads) { store in
-            RoutedRecords(take(&store.0, .init()), store.1, count: count)
+        guard !releasingIndexes else {
+            for source in sources.indices { sources[source].0[keyPath: path].releaseIndex() }
+            return
         }
-        var columns = Array(parts.indices)
-        let symbols = self.symbols
-        let collected = Parallel.map(&columns, threads: threads) { part in
-            KeyedRecords.collecting(part, of: count, from: routed, symbols: symbols)
+        // A partition's share, with room for hashing's spread, so that its arrays grow at most once.
+        let share = sources.reduce(0) { $0 + $1.0[keyPath: path].count } / count
+        var columns = parts.indices.map { part in
+            var store = KeyedRecords<Index, Record>()
+            store.reserve(share + share / 8 + 16)
+            return (part, store)
         }
-        for (part, store) in zip(parts.indices, collected) { parts[part][keyPath: path] = store }
+        // Source by source, each released once dealt: memory holds one source's store twice at
+        // most, not every source's.
+        for source in sources.indices {
+            let routed = RoutedRecords(take(&sources[source].0[keyPath: path], .init()), sources[source].1, count: count)
+            let symbols = self.symbols
+            _ = Parallel.map(&columns, threads: threads) { column in
+                column.1.collect(column.0, from: routed, distinct: source == 0, symbols: symbols)
+            }
+        }
+        for (part, store) in columns { parts[part][keyPath: path] = store }
     }
 }

@@ -42,8 +42,12 @@ struct RoutedRecords<Index: RecordIndex, Record: MergeableRecord>: Sendable wher
     let partitions: [UInt32]
 
     init(_ store: consuming KeyedRecords<Index, Record>, _ translation: SymbolTranslation?, count: Int) {
-        let (keys, records) = store.removeAll()
-        self.keys = translation.map { translation in keys.map { Index.translated($0, translation) } } ?? keys
+        var (keys, records) = store.removeAll()
+        if let translation {
+            // In place: the keys are this store's alone now.
+            for index in keys.indices { keys[index] = Index.translated(keys[index], translation) }
+        }
+        self.keys = keys
         self.records = records
         self.translation = translation
         partitions = self.keys.map { UInt32(truncatingIfNeeded: $0.partition(of: count)) }
@@ -51,26 +55,19 @@ struct RoutedRecords<Index: RecordIndex, Record: MergeableRecord>: Sendable wher
 }
 
 extension KeyedRecords where Index.Key: PartitionKey {
-    /// Partition `part`: the records of every routed store whose keys hash to it, in store order,
-    /// merging records of one key.
-    static func collecting(_ part: Int, of count: Int, from routed: [RoutedRecords<Index, Record>], symbols: SymbolTable) -> KeyedRecords {
-        var store = KeyedRecords()
-        // A part's share, with room for hashing's spread, so that the arrays grow at most once.
-        let share = routed.reduce(0) { $0 + $1.keys.count } / count
-        store.reserve(share + share / 8 + 16)
+    /// Adds the records of `routed` whose keys hash to partition `part`, in store order, merging
+    /// records of one key. `distinct`: this store is empty and `routed` the first store, whose keys
+    /// are distinct, so there is nothing to look up.
+    mutating func collect(_ part: Int, from routed: RoutedRecords<Index, Record>, distinct: Bool, symbols: SymbolTable) {
         let wanted = UInt32(truncatingIfNeeded: part)
-        for (source, routes) in routed.enumerated() {
-            for index in routes.partitions.indices where routes.partitions[index] == wanted {
-                let key = routes.keys[index]
-                let record = routes.translation.map { routes.records[index].translated($0) } ?? routes.records[index]
-                // The first store's keys are distinct: nothing to look up.
-                if source == 0 {
-                    store.append(key, record)
-                } else {
-                    store.upsert(key, { record }, { $0.merge(record, symbols: symbols) })
-                }
+        for index in routed.partitions.indices where routed.partitions[index] == wanted {
+            let key = routed.keys[index]
+            let record = routed.translation.map { routed.records[index].translated($0) } ?? routed.records[index]
+            if distinct {
+                append(key, record)
+            } else {
+                upsert(key, { record }, { $0.merge(record, symbols: symbols) })
             }
         }
-        return store
     }
 }

@@ -26,8 +26,7 @@ struct PartitionedState: Sendable {
             sources.append((JoinPartition(&base), nil))
         }
         while var partial = partials.popLast() {
-            let translation = partial.symbols.translation(into: &symbols)
-            partial.symbols = SymbolTable()
+            let translation = take(&partial.symbols, SymbolTable()).translation(into: &symbols)
             accounting.merge(partial.accounting)
             rejects += partial.rejects
             counters.merge(partial.exposure.counters, translation, symbols: symbols)
