@@ -18,9 +18,9 @@ struct JoinPartition: Sendable {
         joins = take(&state.joins, JoinState())
     }
 
-    /// Deals the records of `sources` into `count` partitions by key hash, on `threads` threads,
-    /// mapping each source's symbols by its translation first. One store at a time: each is
-    /// released once dealt, so memory holds at most one store twice. Unkeyed counts go to
+    /// Deals the records of `input` into `count` partitions by key hash, on `threads` threads,
+    /// mapping each source's symbols by its translation first. One store of one source at a time,
+    /// each released once dealt, so memory holds at most that store twice. Unkeyed counts go to
     /// partition 0.
     static func gathered(
         _ input: consuming [(JoinPartition, SymbolTranslation?)], into count: Int, threads: Int, symbols: SymbolTable
