@@ -8,31 +8,27 @@ enum Parallel {
         let run: () -> Void
     }
 
-    /// `DisjointWork` for one lane of `map`.
+    /// `DisjointWork` for one lane of `forEach`.
     private struct LaneWork: @unchecked Sendable {
         let run: (Int) -> Void
     }
 
-    /// Runs `body` on every item, in place, on up to `threads` threads, and returns its results
-    /// in item order. Each item is worked on by one thread, which may move it out (`take`) to own
-    /// it uniquely. Items are dealt out in turn: partitions by hash are alike in size.
-    static func map<Item, Result>(_ items: inout [Item], threads: Int, _ body: (inout Item) -> Result) -> [Result] {
-        var results = [Result?](repeating: nil, count: items.count)
+    /// Runs `body` on every item and its index, in place, on up to `threads` threads. Each item
+    /// is worked on by one thread, which may move it out (`take`) to own it uniquely. Items are
+    /// dealt out in turn: partitions by hash are alike in size.
+    static func forEach<Item>(_ items: inout [Item], threads: Int, _ body: (Int, inout Item) -> Void) {
         let count = items.count
         let lanes = max(1, min(threads, count))
-        items.withUnsafeMutableBufferPointer { itemsBuffer in
-            results.withUnsafeMutableBufferPointer { resultsBuffer in
-                let (items, results) = (itemsBuffer, resultsBuffer)
-                withoutActuallyEscaping(body) { body in
-                    let work = LaneWork { lane in
-                        for index in stride(from: lane, to: count, by: lanes) { results[index] = body(&items[index]) }
-                    }
-                    guard lanes > 1 else { return work.run(0) }
-                    DispatchQueue.concurrentPerform(iterations: lanes) { work.run($0) }
+        items.withUnsafeMutableBufferPointer { buffer in
+            let items = buffer
+            withoutActuallyEscaping(body) { body in
+                let work = LaneWork { lane in
+                    for index in stride(from: lane, to: count, by: lanes) { body(index, &items[index]) }
                 }
+                guard lanes > 1 else { return work.run(0) }
+                DispatchQueue.concurrentPerform(iterations: lanes) { work.run($0) }
             }
         }
-        return results.map { $0! }
     }
 
     /// Runs `first` and `second` concurrently. They must not touch the same mutable state.

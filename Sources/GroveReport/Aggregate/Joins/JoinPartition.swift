@@ -7,6 +7,12 @@ struct JoinPartition: Sendable {
     var joins = JoinState()
     /// Preview or consent-denied events join stage 1 found in the analysis (`AuditTotals.leaked`).
     var leaked = 0
+    /// Stage 1's records whose keys hash to another partition, by that partition's number (none
+    /// when there is one partition): the shuffle before stage 2 moves these alone, and the
+    /// records already at home stay where they are, index and all.
+    var outgoing: [JoinState] = []
+    /// This partition's number, as stage 1 was told.
+    var home = 0
 
     init() {}
 
@@ -76,20 +82,20 @@ private struct StoreDealer {
         }
         // A partition's share, with room for hashing's spread, so that its arrays grow at most once.
         let share = sources.reduce(0) { $0 + $1.0[keyPath: path].count } / count
-        var columns = parts.indices.map { part in
+        var columns = parts.indices.map { _ in
             var store = KeyedRecords<Index, Record>()
             store.reserve(share + share / 8 + 16)
-            return (part, store)
+            return store
         }
         // Source by source, each released once dealt: memory holds one source's store twice at
         // most, not every source's.
         for source in sources.indices {
             let routed = RoutedRecords(take(&sources[source].0[keyPath: path], .init()), sources[source].1, count: count)
             let symbols = self.symbols
-            _ = Parallel.map(&columns, threads: threads) { column in
-                column.1.collect(column.0, from: routed, distinct: source == 0, symbols: symbols)
+            Parallel.forEach(&columns, threads: threads) { part, column in
+                column.collect(part, from: routed, distinct: source == 0, symbols: symbols)
             }
         }
-        for (part, store) in columns { parts[part][keyPath: path] = store }
+        for (part, store) in columns.enumerated() { parts[part][keyPath: path] = store }
     }
 }

@@ -45,8 +45,11 @@ extension JoinPartition {
     static let noCampaign = ByteString("(none)")
 
     /// Resolves opens and bindings to their click, applies preview-install exclusion (rule 2),
-    /// and routes used orders to the units they name.
-    mutating func joinStage1(scope: PreviewScope, noCampaign: Symbol, symbols: SymbolTable) {
+    /// and routes used orders to the units they name. This is partition `number` of `count`:
+    /// records for stage 2 whose keys hash elsewhere go to `outgoing`.
+    mutating func joinStage1(scope: PreviewScope, noCampaign: Symbol, symbols: SymbolTable, number: Int, of count: Int) {
+        home = number
+        outgoing = count > 1 ? [JoinState](repeating: JoinState(), count: count) : []
         joinClicks(noCampaign: noCampaign, symbols: symbols)
         let installs = installs.removeAll()
         for (key, install) in zip(installs.keys, installs.records) {
@@ -54,6 +57,13 @@ extension JoinPartition {
             joinInstall(install, campaign: key.first, scope: scope)
         }
         joinOrders()
+    }
+
+    /// The join state that records of `key` belong in: this partition's, or the outgoing one of
+    /// the partition `key` hashes to.
+    private mutating func stage2Input(for key: some PartitionKey, _ update: (inout JoinState) -> Void) {
+        let target = outgoing.isEmpty ? home : key.partition(of: outgoing.count)
+        if target == home { update(&joins) } else { update(&outgoing[target]) }
     }
 
     /// Counts each click's campaign row or its orphans, and applies rule 3, turning single-variant
@@ -97,18 +107,22 @@ extension JoinPartition {
                 joins.attributionExtras.unresolvedOpens += 1
                 continue
             }
-            joins.clickJoins.modify(clickId, default: ClickJoin.init) { join in
-                join.opens += 1
-                join.openRetries += open.retries
-                join.openConflicts += open.conflicts
+            stage2Input(for: clickId) {
+                $0.clickJoins.modify(clickId, default: ClickJoin.init) { join in
+                    join.opens += 1
+                    join.openRetries += open.retries
+                    join.openConflicts += open.conflicts
+                }
             }
         }
         let bindings = attribution.bindings.removeAll()
         for (clickId, binding) in zip(bindings.keys, bindings.records) {
-            joins.clickJoins.modify(clickId, default: ClickJoin.init) { join in
-                join.bindings += 1
-                join.bindRetries += binding.retries
-                join.bindConflicts += binding.conflicts
+            stage2Input(for: clickId) {
+                $0.clickJoins.modify(clickId, default: ClickJoin.init) { join in
+                    join.bindings += 1
+                    join.bindRetries += binding.retries
+                    join.bindConflicts += binding.conflicts
+                }
             }
         }
     }
@@ -125,9 +139,8 @@ extension JoinPartition {
             if scope == .unit { return }
         }
         for decision in install.decisions.values {
-            joins.unitAssignments.modify(CampaignUnit(campaign: campaign, unit: decision.unit), default: UnitAssignment.init) {
-                $0.add(decision.exposure)
-            }
+            let key = CampaignUnit(campaign: campaign, unit: decision.unit)
+            stage2Input(for: key) { $0.unitAssignments.modify(key, default: UnitAssignment.init) { $0.add(decision.exposure) } }
         }
         for impression in install.impressions.entries {
             joins.variants.modify(SymbolPair(first: campaign, second: impression.key), default: VariantCounts.init) {
@@ -145,7 +158,7 @@ extension JoinPartition {
             var units = [UnitKey(kind: .install, id: earliest.subject.installId)]
             if let customerId = earliest.subject.customerId { units.append(UnitKey(kind: .customer, id: customerId)) }
             for unit in units {
-                joins.unitConversions.modify(unit, default: UnitConversion.init) { $0.orders.append(match) }
+                stage2Input(for: unit) { $0.unitConversions.modify(unit, default: UnitConversion.init) { $0.orders.append(match) } }
             }
         }
     }

@@ -17,7 +17,9 @@ extension Symbol: PartitionKey {
 }
 
 extension SymbolPair: PartitionKey {
-    var partitionHash: UInt64 { (UInt64(first.raw) << 32 | UInt64(second.raw)) &* 0x9E37_79B9_7F4A_7C15 }
+    /// By the second symbol alone: a campaign's install then shares its partition with the
+    /// install's units of that campaign (`CampaignUnit`), and stage 1 keeps them at home.
+    var partitionHash: UInt64 { second.partitionHash }
 }
 
 extension UnitKey: PartitionKey {

@@ -36,32 +36,37 @@ struct PartitionedState: Sendable {
         partitions = JoinPartition.gathered(consume sources, into: max(1, count), threads: threads, symbols: symbols)
     }
 
-    /// Deals every partition's records out to the partitions their keys hash to now: the
-    /// shuffle between two stages, whose inputs are keyed differently.
+    /// Delivers what stage 1 of every partition wrote for another (`JoinPartition.outgoing`) to
+    /// that partition: the shuffle between stages 1 and 2, whose inputs are keyed differently.
     private mutating func reshuffle() {
-        let count = partitions.count
-        guard count > 1 else { return }
-        let sources = take(&partitions, []).map { ($0, SymbolTranslation?.none) }
-        partitions = JoinPartition.gathered(consume sources, into: count, threads: threads, symbols: symbols)
+        let outgoing = partitions.indices.map { take(&partitions[$0].outgoing, []) }
+        let symbols = self.symbols
+        forEachPartition { number, partition in
+            for source in outgoing where !source.isEmpty {
+                partition.joins.merge(source[number], nil, symbols: symbols)
+            }
+        }
     }
 
-    /// Runs a stage on every partition, on every thread.
-    private mutating func forEachPartition(_ stage: (inout JoinPartition) -> Void) {
-        _ = Parallel.map(&partitions, threads: threads, stage)
+    /// Runs a stage on every partition (with its number), on every thread.
+    private mutating func forEachPartition(_ stage: (Int, inout JoinPartition) -> Void) {
+        Parallel.forEach(&partitions, threads: threads, stage)
     }
 
     mutating func joinStage1(scope: PreviewScope) {
         let noCampaign = symbols.intern(JoinPartition.noCampaign)
-        let symbols = self.symbols
-        forEachPartition { $0.joinStage1(scope: scope, noCampaign: noCampaign, symbols: symbols) }
+        let (symbols, count) = (self.symbols, partitions.count)
+        forEachPartition { number, partition in
+            partition.joinStage1(scope: scope, noCampaign: noCampaign, symbols: symbols, number: number, of: count)
+        }
     }
 
     mutating func joinStage2() {
-        forEachPartition { $0.joinStage2() }
+        forEachPartition { $1.joinStage2() }
     }
 
     mutating func joinStage3() {
-        forEachPartition { $0.joinStage3() }
+        forEachPartition { $1.joinStage3() }
     }
 
     /// All three stages. Stage 2 keeps each exposure in the partition of its unit (see
@@ -83,8 +88,10 @@ struct PartitionedState: Sendable {
         return joined
     }
 
-    /// One partial state of every partition's records, as the stage commands write it.
+    /// One partial state of every partition's records, as the stage commands write it (with
+    /// whatever stage 1 wrote for other partitions delivered first).
     consuming func flattened() -> PartialState {
+        reshuffle()
         let sources = take(&partitions, []).map { ($0, SymbolTranslation?.none) }
         let merged = JoinPartition.gathered(consume sources, into: 1, threads: threads, symbols: symbols)[0]
         var state = PartialState()
