@@ -26,7 +26,7 @@ struct SymbolTableTests {
         var second = SymbolTable(seed: 2)
         let shared = second.intern(ByteString("shared"))
         let symbols = ["x", "shared", "y"].map { first.intern(ByteString($0)) }
-        let translation = first.translation(into: &second)
+        let translation = first.translation(into: &second, threads: 2)
         #expect(translation[symbols[1]] == shared)
         #expect(second.string(translation[symbols[0]]) == ByteString("x"))
         #expect(second.string(translation[symbols[2]]) == ByteString("y"))

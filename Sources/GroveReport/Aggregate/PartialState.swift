@@ -25,7 +25,7 @@ struct PartialState: Sendable {
     /// large partials needs little more memory than the merged result. Attribution and the rest
     /// touch disjoint stores and merge on two threads.
     mutating func merge(_ other: consuming PartialState) {
-        let translation = take(&other.symbols, SymbolTable()).translation(into: &symbols)
+        let translation = take(&other.symbols, SymbolTable()).translation(into: &symbols, threads: 2)
         accounting.merge(other.accounting)
         rejects += other.rejects
         let symbols = self.symbols

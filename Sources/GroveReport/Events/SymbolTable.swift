@@ -8,78 +8,53 @@ struct Symbol: Hashable, Sendable {
     }
 }
 
-/// Interns byte strings: each distinct string is stored once, in one growing arena, and named by
-/// a dense `Symbol`.
+/// Interns byte strings: each distinct string is stored once and named by a `Symbol`.
 ///
 /// This is what keeps the hot path free of allocation and memory proportional to distinct keys:
 /// a validated event holds symbols (four bytes each) instead of heap strings, records are stored
 /// in arrays indexed by symbol, and equal symbols mean equal bytes. Symbols are local to a table;
-/// `translation(into:)` maps them when partial states built by different threads merge.
+/// `translation(into:threads:)` maps them when partial states built by different threads merge.
+///
+/// Strings are kept in 16 shards by the top bits of their hash. Tables of one process hash alike,
+/// so a string is in the same shard of every table, and two tables merge shard by shard on every
+/// thread; a shard grows by itself, never the whole table at once.
 struct SymbolTable: Sendable {
-    private var arena: [UInt8] = []
-    /// Start of each symbol's bytes in `arena`; one extra entry marks the end of the last.
-    private var starts: [Int] = [0]
-    /// Open addressing, a power of two of slots: the low 32 bits of the string's hash above
-    /// symbol + 1, or 0 for an empty slot. The hash bits let a probe pass other strings without
-    /// reading their bytes (each read is a cache miss in a table of millions), and are all a
-    /// rehash needs to place a symbol again.
-    private var slots: [UInt64] = Array(repeating: 0, count: 1024)
+    private var shards: [SymbolShard]
     private let seed: UInt64
 
-    /// `seed` varies the hash so that crafted ids cannot force collisions; it never changes results.
-    init(seed: UInt64 = UInt64.random(in: 0...UInt64.max)) {
+    /// `seed` varies the hash so that crafted ids cannot force collisions; it never changes
+    /// results. Tables of one process share theirs (`processSeed`) unless told otherwise.
+    init(seed: UInt64 = SymbolTable.processSeed) {
         self.seed = seed
+        shards = Array(repeating: SymbolShard(), count: Self.shardCount)
     }
 
+    /// Drawn once a process, at first use.
+    static let processSeed = UInt64.random(in: 0...UInt64.max)
+
+    /// Sixteen: enough for the threads of a merge, and few enough that a shard's arrays soon
+    /// outgrow the heap (64 small shards fragmented it: 5 % more peak memory at 10M events).
+    private static let shardBits = 4
+    private static let shardCount = 1 << shardBits
+    private static let shardMask = UInt32(shardCount - 1)
+
     /// The number of distinct strings interned.
-    var count: Int { starts.count - 1 }
+    var count: Int { shards.reduce(0) { $0 + $1.count } }
 
     /// The symbol for `bytes`, adding them when new.
     mutating func intern(_ bytes: UnsafeBufferPointer<UInt8>) -> Symbol {
         let hash = SymbolTable.hash(bytes, seed: seed)
-        let (index, found) = probe(bytes, hash: hash)
-        if let found { return found }
-        let symbol = UInt32(count)
-        arena.append(contentsOf: bytes)
-        starts.append(arena.count)
-        slots[index] = Self.slot(hash: hash, symbol: symbol)
-        if Self.overloaded(count, slots: slots.count) { grow() }
-        return Symbol(raw: symbol)
-    }
-
-    /// The slot holding `bytes`' symbol, or the empty slot where it belongs.
-    private func probe(_ bytes: UnsafeBufferPointer<UInt8>, hash: UInt64) -> (index: Int, symbol: Symbol?) {
-        slots.withUnsafeBufferPointer { slots in
-            let mask = slots.count - 1
-            let hashBits = Self.slot(hash: hash, symbol: 0) & Self.hashBitsMask
-            var index = Int(truncatingIfNeeded: hash) & mask
-            while slots[index] != 0 {
-                let slot = slots[index]
-                if slot & Self.hashBitsMask == hashBits {
-                    let candidate = UInt32(truncatingIfNeeded: slot) - 1
-                    if equals(Int(candidate), bytes) { return (index, Symbol(raw: candidate)) }
-                }
-                index = (index + 1) & mask
-            }
-            return (index, nil)
-        }
-    }
-
-    /// Up to three symbols in four slots, half the memory of a table at most half full: with the
-    /// hash bits in the slot, passing a neighbour reads no string, and neighbours share a cache line.
-    private static func overloaded(_ symbols: Int, slots: Int) -> Bool {
-        symbols * 4 > slots * 3
-    }
-
-    private static let hashBitsMask: UInt64 = 0xFFFF_FFFF_0000_0000
-
-    private static func slot(hash: UInt64, symbol: UInt32) -> UInt64 {
-        hash << 32 | UInt64(symbol + 1)
+        let shard = Self.shard(of: hash)
+        return Self.symbol(shards[shard].intern(bytes, hash: hash), shard: shard)
     }
 
     /// The symbol of `string` when it was interned, without adding it.
     func lookup(_ string: ByteString) -> Symbol? {
-        string.bytes.withUnsafeBufferPointer { probe($0, hash: SymbolTable.hash($0, seed: seed)).symbol }
+        string.bytes.withUnsafeBufferPointer { bytes in
+            let hash = SymbolTable.hash(bytes, seed: seed)
+            let shard = Self.shard(of: hash)
+            return shards[shard].lookup(bytes, hash: hash).map { Self.symbol($0, shard: shard) }
+        }
     }
 
     mutating func intern(_ bytes: [UInt8]) -> Symbol {
@@ -92,8 +67,7 @@ struct SymbolTable: Sendable {
 
     /// The bytes of a symbol of this table.
     func bytes(_ symbol: Symbol) -> ArraySlice<UInt8> {
-        let index = Int(symbol.raw)
-        return arena[starts[index]..<starts[index + 1]]
+        shards[Int(symbol.raw & Self.shardMask)].bytes(symbol.raw >> Self.shardBits)
     }
 
     func string(_ symbol: Symbol) -> ByteString {
@@ -115,70 +89,51 @@ struct SymbolTable: Sendable {
     }
 
     /// For each symbol of this table, the symbol of the same bytes in `other` (interned there when
-    /// new). Consumes the table and releases its slots first: the merged table grows while this one
-    /// is still read, and the peak memory of a run is reached here or close by.
-    consuming func translation(into other: inout SymbolTable) -> SymbolTranslation {
-        slots = []
-        var map = [Symbol]()
-        map.reserveCapacity(count)
-        other.reserve(symbols: other.count + count, bytes: other.arena.count + arena.count)
-        arena.withUnsafeBufferPointer { arena in
-            for index in 0..<count {
-                map.append(other.intern(UnsafeBufferPointer(rebasing: arena[starts[index]..<starts[index + 1]])))
+    /// new), shard by shard on up to `threads` threads. Consumes the table and releases its slots
+    /// first: the merged table grows while this one is still read.
+    consuming func translation(into other: inout SymbolTable, threads: Int) -> SymbolTranslation {
+        let seed = other.seed
+        // Each shard, the same shard of `other` and its strings' symbols there, by number.
+        var merges = shards.indices.map { (source: take(&shards[$0], SymbolShard()), target: SymbolShard(), symbols: [Symbol]()) }
+        if seed == self.seed {
+            for shard in merges.indices { merges[shard].target = take(&other.shards[shard], SymbolShard()) }
+            Parallel.forEach(&merges, threads: threads) { shard, merge in
+                merge.source.releaseSlots()
+                merge.symbols = Self.intern(merge.source, into: &merge.target, seed: seed).map { Self.symbol($0, shard: shard) }
+                merge.source = SymbolShard()
             }
+            other.shards = merges.map(\.target)
+        } else {
+            // With another seed a string may be in another shard there.
+            for shard in merges.indices {
+                merges[shard].source.forEachString { merges[shard].symbols.append(other.intern($0)) }
+            }
+        }
+        let size = (merges.map(\.symbols.count).max() ?? 0) << Self.shardBits
+        var map = [Symbol](repeating: Symbol(raw: 0), count: size)
+        for (shard, merge) in merges.enumerated() {
+            for (number, symbol) in merge.symbols.enumerated() { map[number << Self.shardBits | shard] = symbol }
         }
         return SymbolTranslation(map: map)
     }
 
-    /// Room for `symbols` strings of `bytes` bytes in all, so that a merge grows the table once.
-    private mutating func reserve(symbols: Int, bytes: Int) {
-        arena.reserveCapacity(bytes)
-        starts.reserveCapacity(symbols + 1)
-        var size = slots.count
-        while Self.overloaded(symbols, slots: size) { size *= 2 }
-        if size > slots.count { rehash(into: size) }
+    /// Interns every string of `source` into `target`, a shard of the same number and seed,
+    /// returning their numbers there.
+    private static func intern(_ source: SymbolShard, into target: inout SymbolShard, seed: UInt64) -> [UInt32] {
+        var numbers = [UInt32]()
+        numbers.reserveCapacity(source.count)
+        target.reserve(strings: target.count + source.count, bytes: target.byteCount + source.byteCount)
+        source.forEachString { numbers.append(target.intern($0, hash: hash($0, seed: seed))) }
+        return numbers
     }
 
-    private func equals(_ index: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        let start = starts[index]
-        let length = starts[index + 1] - start
-        guard length == bytes.count else { return false }
-        guard length > 0 else { return true }
-        return arena.withUnsafeBufferPointer { Self.sameBytes($0.baseAddress! + start, bytes.baseAddress!, length) }
+    private static func shard(of hash: UInt64) -> Int {
+        Int(truncatingIfNeeded: hash >> (64 - shardBits))
     }
 
-    /// Compares ids (mostly 8 to 40 bytes) eight bytes at a time, the last word overlapping,
-    /// without the call into `memcmp`.
-    private static func sameBytes(_ lhs: UnsafePointer<UInt8>, _ rhs: UnsafePointer<UInt8>, _ length: Int) -> Bool {
-        guard length >= 8 else {
-            return littleEndianWord(UnsafeBufferPointer(start: lhs, count: length))
-                == littleEndianWord(UnsafeBufferPointer(start: rhs, count: length))
-        }
-        let (left, right) = (UnsafeRawPointer(lhs), UnsafeRawPointer(rhs))
-        var offset = 0
-        while offset + 8 < length {
-            guard left.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-                == right.loadUnaligned(fromByteOffset: offset, as: UInt64.self) else { return false }
-            offset += 8
-        }
-        return left.loadUnaligned(fromByteOffset: length - 8, as: UInt64.self)
-            == right.loadUnaligned(fromByteOffset: length - 8, as: UInt64.self)
-    }
-
-    private mutating func grow() {
-        rehash(into: slots.count * 2)
-    }
-
-    private mutating func rehash(into size: Int) {
-        precondition(size <= 1 << 32, "a symbol table's slots are found by 32 hash bits")
-        var larger = [UInt64](repeating: 0, count: size)
-        let mask = larger.count - 1
-        for slot in slots where slot != 0 {
-            var index = Int(truncatingIfNeeded: slot >> 32) & mask
-            while larger[index] != 0 { index = (index + 1) & mask }
-            larger[index] = slot
-        }
-        slots = larger
+    private static func symbol(_ number: UInt32, shard: Int) -> Symbol {
+        precondition(number < 1 << (32 - shardBits), "a symbol shard holds fewer than \(1 << (32 - shardBits)) strings")
+        return Symbol(raw: number << shardBits | UInt32(truncatingIfNeeded: shard))
     }
 
     /// A fast seeded 64-bit hash: eight bytes at a time, finished with the murmur3 mixer.

@@ -31,6 +31,13 @@ enum Parallel {
         }
     }
 
+    /// Runs `body` on `threads` ranges that split `0..<count` in order, one range a thread.
+    static func forEachRange(of count: Int, threads: Int, _ body: (Range<Int>) -> Void) {
+        let lanes = max(1, min(threads, count))
+        var ranges = (0..<lanes).map { lane in lane * count / lanes..<(lane + 1) * count / lanes }
+        forEach(&ranges, threads: lanes) { _, range in body(range) }
+    }
+
     /// Runs `first` and `second` concurrently. They must not touch the same mutable state.
     static func both(_ first: () -> Void, and second: () -> Void) {
         withoutActuallyEscaping(first) { first in

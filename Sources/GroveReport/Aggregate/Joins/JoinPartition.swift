@@ -90,7 +90,8 @@ private struct StoreDealer {
         // Source by source, each released once dealt: memory holds one source's store twice at
         // most, not every source's.
         for source in sources.indices {
-            let routed = RoutedRecords(take(&sources[source].0[keyPath: path], .init()), sources[source].1, count: count)
+            let routed = RoutedRecords(
+                take(&sources[source].0[keyPath: path], .init()), sources[source].1, count: count, threads: threads)
             let symbols = self.symbols
             Parallel.forEach(&columns, threads: threads) { part, column in
                 column.collect(part, from: routed, distinct: source == 0, symbols: symbols)

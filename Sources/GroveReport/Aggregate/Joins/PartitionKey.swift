@@ -43,16 +43,25 @@ struct RoutedRecords<Index: RecordIndex, Record: MergeableRecord>: Sendable wher
     let translation: SymbolTranslation?
     let partitions: [UInt32]
 
-    init(_ store: consuming KeyedRecords<Index, Record>, _ translation: SymbolTranslation?, count: Int) {
+    /// Routes `store` on `threads` threads, each taking a range of its keys.
+    init(_ store: consuming KeyedRecords<Index, Record>, _ translation: SymbolTranslation?, count: Int, threads: Int) {
         var (keys, records) = store.removeAll()
-        if let translation {
-            // In place: the keys are this store's alone now.
-            for index in keys.indices { keys[index] = Index.translated(keys[index], translation) }
+        var partitions = [UInt32](repeating: 0, count: keys.count)
+        // In place: the keys are this store's alone now.
+        keys.withUnsafeMutableBufferPointer { keys in
+            partitions.withUnsafeMutableBufferPointer { partitions in
+                Parallel.forEachRange(of: keys.count, threads: threads) { range in
+                    for index in range {
+                        if let translation { keys[index] = Index.translated(keys[index], translation) }
+                        partitions[index] = UInt32(truncatingIfNeeded: keys[index].partition(of: count))
+                    }
+                }
+            }
         }
         self.keys = keys
         self.records = records
         self.translation = translation
-        partitions = self.keys.map { UInt32(truncatingIfNeeded: $0.partition(of: count)) }
+        self.partitions = partitions
     }
 }
 

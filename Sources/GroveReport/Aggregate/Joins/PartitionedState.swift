@@ -26,7 +26,7 @@ struct PartitionedState: Sendable {
             sources.append((JoinPartition(&base), nil))
         }
         while var partial = partials.popLast() {
-            let translation = take(&partial.symbols, SymbolTable()).translation(into: &symbols)
+            let translation = take(&partial.symbols, SymbolTable()).translation(into: &symbols, threads: threads)
             accounting.merge(partial.accounting)
             rejects += partial.rejects
             counters.merge(partial.exposure.counters, translation, symbols: symbols)
