@@ -32,6 +32,21 @@ struct SymbolTableTests {
         #expect(second.string(translation[symbols[2]]) == ByteString("y"))
     }
 
+    @Test func tablesOfOneProcessMergeShardByShardOnEveryThread() {
+        // Both tables take the process's seed, so the translation runs shard by shard in parallel.
+        var first = SymbolTable()
+        var second = SymbolTable()
+        let shared = (0..<3000).map { "shared-\($0)" }
+        let sharedInSecond = shared.map { second.intern(ByteString($0)) }
+        let words = (0..<5000).map { "first-\($0)" } + shared + [""]
+        let symbols = words.map { first.intern(ByteString($0)) }
+        let translation = first.translation(into: &second, threads: 3)
+        #expect(second.count == 8001)
+        for (word, symbol) in zip(words, symbols) { #expect(second.string(translation[symbol]) == ByteString(word)) }
+        #expect(shared.indices.map { translation[symbols[5000 + $0]] } == sharedInSecond)
+        #expect(Set(symbols.map { translation[$0] }).count == words.count)
+    }
+
     @Test func theHashReadsOnlyTheBytesGiven() {
         // Short strings are loaded without reading past their end: equal prefixes of longer
         // buffers must hash like the standalone strings.

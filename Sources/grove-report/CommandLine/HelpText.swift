@@ -53,8 +53,8 @@ enum HelpText {
                                      The reports are the same bytes either way.
           --max-reject-rate R        Fail (exit 1) when rejected/lines exceeds R (default 0.01).
           --rejects-raw              Add the redacted raw line to rejects.ndjson.
-          --lock-wait SECONDS        Wait up to SECONDS for another run on the same --out (default 0),
-                                     then exit 75.
+          --lock-wait SECONDS        Wait up to SECONDS for another run on the same --out (or, for
+                                     run, the same --state), then exit 75 (default 0).
         """
 
     static let run = """
@@ -71,7 +71,6 @@ enum HelpText {
         OPTIONS:
           --out DIR                  Output directory (default: Reports).
           --state FILE               SQLite state of incremental runs (created when missing).
-          --lock-wait SECONDS        Wait this long for another run's lock, then exit 75 (default 0).
         \(analysisOptions)
 
         """
