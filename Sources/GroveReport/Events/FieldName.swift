@@ -56,33 +56,60 @@ enum FieldName: UInt8, CaseIterable, Sendable {
 
     var keyText: ByteString { ByteString(key.description) }
 
-    /// A multiplier under which the 32 keys hash to distinct slots of a 64-entry table (found by
-    /// search; `FieldNameTests` checks it still holds).
-    private static let multiplier: UInt64 = 0x5892_A36A_2523_30ED
-
-    /// The field name of each slot of the perfect hash table, or nil.
-    private static let table: [FieldName?] = {
-        var table = [FieldName?](repeating: nil, count: 64)
-        for name in FieldName.allCases {
-            let key = UnsafeBufferPointer(start: name.key.utf8Start, count: name.key.utf8CodeUnitCount)
-            precondition(table[slot(key)] == nil, "FieldName.multiplier no longer separates the keys")
-            table[slot(key)] = name
-        }
-        return table
-    }()
-
-    /// The slot of a key: its first eight bytes (zero-padded) and its length, hashed multiplicatively.
-    private static func slot(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
-        slot(head: SymbolTable.littleEndianWord(bytes), count: bytes.count)
+    /// The known name with exactly these (unescaped) bytes, or nil.
+    static func resolve(_ bytes: UnsafeBufferPointer<UInt8>) -> FieldName? {
+        resolver.resolve(bytes)
     }
 
-    private static func slot(head: UInt64, count: Int) -> Int {
-        Int(((head ^ UInt64(truncatingIfNeeded: count) << 56) &* multiplier) >> 58)
+    /// Built once; a reader keeps a copy, so that the key of every member of every line is
+    /// resolved without the lazy-initialization check of a static (1 % of a run's time).
+    static let resolver = Resolver()
+
+    /// Resolves keys by a perfect hash of their first eight bytes and length.
+    struct Resolver: Sendable {
+        /// A multiplier under which the 32 keys hash to distinct slots of a 64-entry table (found
+        /// by search; `FieldNameTests` checks it still holds).
+        private static let multiplier: UInt64 = 0x5892_A36A_2523_30ED
+
+        /// The field name of each slot of the perfect hash table, or nil.
+        private let table: [FieldName?]
+        /// The signature of each name's key, by raw value.
+        private let signatures: [Signature]
+
+        fileprivate init() {
+            var table = [FieldName?](repeating: nil, count: 64)
+            for name in FieldName.allCases {
+                let key = UnsafeBufferPointer(start: name.key.utf8Start, count: name.key.utf8CodeUnitCount)
+                let slot = Self.slot(head: SymbolTable.littleEndianWord(key), count: key.count)
+                precondition(table[slot] == nil, "FieldName.Resolver.multiplier no longer separates the keys")
+                table[slot] = name
+            }
+            self.table = table
+            signatures = FieldName.allCases.map { name in
+                let key = UnsafeBufferPointer(start: name.key.utf8Start, count: name.key.utf8CodeUnitCount)
+                return Signature(key, head: SymbolTable.littleEndianWord(key))
+            }
+        }
+
+        /// The known name with exactly these (unescaped) bytes, or nil.
+        func resolve(_ bytes: UnsafeBufferPointer<UInt8>) -> FieldName? {
+            guard bytes.count >= 2, bytes.count <= 13 else { return nil }
+            let head = SymbolTable.littleEndianWord(bytes)
+            guard let name = table[Self.slot(head: head, count: bytes.count)],
+                  signatures[Int(name.rawValue)] == Signature(bytes, head: head)
+            else { return nil }
+            return name
+        }
+
+        /// The slot of a key: its first eight bytes (zero-padded) and its length, hashed multiplicatively.
+        private static func slot(head: UInt64, count: Int) -> Int {
+            Int(((head ^ UInt64(truncatingIfNeeded: count) << 56) &* multiplier) >> 58)
+        }
     }
 
     /// A key of at most 16 bytes as its length, first and last eight bytes: equal exactly when
     /// the bytes are, and compared without a call to `memcmp`.
-    private struct Signature: Equatable {
+    private struct Signature: Equatable, Sendable {
         var count: Int
         var head: UInt64
         var tail: UInt64
@@ -92,22 +119,6 @@ enum FieldName: UInt8, CaseIterable, Sendable {
             self.head = head
             tail = bytes.count > 8 ? SymbolTable.littleEndianWord(UnsafeBufferPointer(rebasing: bytes[(bytes.count - 8)...])) : 0
         }
-    }
-
-    /// The signature of each name's key, by raw value.
-    private static let signatures: [Signature] = allCases.map { name in
-        let key = UnsafeBufferPointer(start: name.key.utf8Start, count: name.key.utf8CodeUnitCount)
-        return Signature(key, head: SymbolTable.littleEndianWord(key))
-    }
-
-    /// The known name with exactly these (unescaped) bytes, or nil.
-    static func resolve(_ bytes: UnsafeBufferPointer<UInt8>) -> FieldName? {
-        guard bytes.count >= 2, bytes.count <= 13 else { return nil }
-        let head = SymbolTable.littleEndianWord(bytes)
-        guard let name = table[slot(head: head, count: bytes.count)],
-              signatures[Int(name.rawValue)] == Signature(bytes, head: head)
-        else { return nil }
-        return name
     }
 }
 

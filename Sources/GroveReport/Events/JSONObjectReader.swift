@@ -32,6 +32,7 @@ struct JSONObjectReader {
 
     var scratch: [UInt8] = []
     var fields: [JSONField] = []
+    private let names = FieldName.resolver
     /// For each known field name, the index of its member, or -1.
     var fieldIndexByName = [Int32](repeating: -1, count: FieldName.allCases.count)
     /// The names set in `fieldIndexByName` by the last successful parse, as a bit mask.
@@ -56,7 +57,7 @@ struct JSONObjectReader {
             namesSeen &= namesSeen - 1
         }
         var scanner = JSONScanner(bytes: line)
-        guard scanner.parseTopLevel(scratch: &scratch, fields: &fields) else { return false }
+        guard scanner.parseTopLevel(scratch: &scratch, fields: &fields, names: names) else { return false }
         indexFields(line)
         return true
     }
@@ -167,7 +168,7 @@ struct JSONScanner {
         return true
     }
 
-    mutating func parseTopLevel(scratch: inout [UInt8], fields: inout [JSONField]) -> Bool {
+    mutating func parseTopLevel(scratch: inout [UInt8], fields: inout [JSONField], names: FieldName.Resolver) -> Bool {
         skipWhitespace()
         guard consume(UInt8(ascii: "{")) else { return false }
         skipWhitespace()
@@ -176,8 +177,8 @@ struct JSONScanner {
                 skipWhitespace()
                 guard let key = parseString(scratch: &scratch) else { return false }
                 let name = key.inScratch
-                    ? scratch.withUnsafeBufferPointer { FieldName.resolve(ParsedObject.bytes(key, line: bytes, scratch: $0)) }
-                    : FieldName.resolve(UnsafeBufferPointer(rebasing: bytes[key.start..<(key.start + key.count)]))
+                    ? scratch.withUnsafeBufferPointer { names.resolve(ParsedObject.bytes(key, line: bytes, scratch: $0)) }
+                    : names.resolve(UnsafeBufferPointer(rebasing: bytes[key.start..<(key.start + key.count)]))
                 skipWhitespace()
                 guard consume(UInt8(ascii: ":")) else { return false }
                 skipWhitespace()
