@@ -51,16 +51,16 @@ struct IncrementalMerge {
         try mergeTotals(totals)
         var changes: [PreviewScope: [PartialState]] = [:]
         for scope in PreviewScope.allCases {
-            changes[scope, default: []].append(Self.aggregates(of: before.state, scope: scope, sign: -1))
+            changes[scope, default: []].append(Self.aggregates(of: before.state, scope: scope, sign: -1).state)
         }
         var after = before.state
         before = RecordDecoder()
         after.merge(sealed.state)
         var leaked = 0
         for scope in PreviewScope.allCases {
-            let (aggregates, scopeLeaked) = Self.joined(after, scope: scope)
-            changes[scope, default: []].append(aggregates)
-            leaked = scopeLeaked
+            let aggregates = Self.aggregates(of: after, scope: scope, sign: 1)
+            changes[scope, default: []].append(aggregates.state)
+            leaked = aggregates.leaked
         }
         for (scope, deltas) in changes { try update(scope: scope, with: deltas) }
         return leaked
@@ -69,12 +69,18 @@ struct IncrementalMerge {
     /// Adds this run's totals records to the stored ones.
     private func mergeTotals(_ fresh: RecordDecoder) throws(StateError) {
         var totals = fresh
-        for (key, value) in try store.totals() {
-            try StateRecordText.read(key, value, into: &totals, path: store.path)
-        }
-        try store.replaceTotals(with: StateRecordText.split(RecordEncoder.encode(totals.state)).filter {
-            StateSchema.totalKinds.contains(StateRecordText.kind(of: $0.0))
-        })
+        try read(store.totals(), into: &totals)
+        try store.replaceTotals(with: Self.rows(of: totals.state, kinds: StateSchema.totalKinds))
+    }
+
+    /// Decodes stored rows into `decoder`, merging them with what it holds.
+    private func read(_ rows: [([UInt8], [UInt8])], into decoder: inout RecordDecoder) throws(StateError) {
+        for (key, value) in rows { try StateRecordText.read(key, value, into: &decoder, path: store.path) }
+    }
+
+    /// The rows of `state`'s records of these kinds, as they are stored.
+    private static func rows(of state: PartialState, kinds: Set<String>) -> [([UInt8], [UInt8])] {
+        StateRecordText.split(RecordEncoder.encode(state)).filter { kinds.contains(StateRecordText.kind(of: $0.0)) }
     }
 
     /// Reads the stored records whose keys have these hashes into `before` (each hash once), and
@@ -151,30 +157,20 @@ struct IncrementalMerge {
     }
 
     /// The per-campaign results of `state` past the join stages under `scope`, added (`sign`
-    /// 1) or taken back (-1).
-    private static func aggregates(of state: PartialState, scope: PreviewScope, sign: Int) -> PartialState {
+    /// 1) or taken back (-1), and the events its joins found leaked.
+    private static func aggregates(of state: PartialState, scope: PreviewScope, sign: Int) -> (state: PartialState, leaked: Int) {
         let joined = state.joined(scope: scope)
-        return ReportAggregates(joined, sign: sign).state(symbols: joined.symbols)
-    }
-
-    /// The results of S after the run under `scope`, and the events its joins found leaked.
-    private static func joined(_ state: PartialState, scope: PreviewScope) -> (PartialState, leaked: Int) {
-        let joined = state.joined(scope: scope)
-        return (ReportAggregates(joined, sign: 1).state(symbols: joined.symbols), joined.totals.leaked)
+        return (ReportAggregates(joined, sign: sign).state(symbols: joined.symbols), joined.totals.leaked)
     }
 
     /// Adds the changes of one scope's per-campaign results to the stored ones.
     private func update(scope: PreviewScope, with changes: [PartialState]) throws(StateError) {
         var aggregates = RecordDecoder()
-        for (key, value) in try store.aggregates(scope: scope) {
-            try StateRecordText.read(key, value, into: &aggregates, path: store.path)
-        }
+        try read(store.aggregates(scope: scope), into: &aggregates)
         var total = aggregates.state
         for change in changes { total.merge(change) }
         let kept = ReportAggregates(JoinedState(afterJoins: total), sign: 1).state(symbols: total.symbols)
-        try store.replaceAggregates(scope: scope, with: StateRecordText.split(RecordEncoder.encode(kept)).filter {
-            StateSchema.aggregateKinds.contains(StateRecordText.kind(of: $0.0))
-        })
+        try store.replaceAggregates(scope: scope, with: Self.rows(of: kept, kinds: StateSchema.aggregateKinds))
     }
 
     /// `install:<id>` or `customer:<id>`, the id as stored.
