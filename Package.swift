@@ -33,10 +33,15 @@ let package = Package(
             name: "CMalloc",
             path: "Sources/CMalloc"
         ),
+        // The compiler's prefetch hint (a header-only shim): nothing to install or link.
+        .systemLibrary(
+            name: "CPrefetch",
+            path: "Sources/CPrefetch"
+        ),
         // The pipeline: input, events, aggregation, statistics, reports, stages, state.
         .target(
             name: "GroveReport",
-            dependencies: ["CZlib", "CISAL", "CCrypto", "CSQLite", "CMalloc"]
+            dependencies: ["CZlib", "CISAL", "CCrypto", "CSQLite", "CMalloc", "CPrefetch"]
         ),
         // The synthetic log generator: writes the events the pipeline reads (and the bad lines it rejects).
         .target(

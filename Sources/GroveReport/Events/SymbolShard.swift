@@ -1,3 +1,5 @@
+import CPrefetch
+
 /// One shard of a `SymbolTable`: the strings whose hashes share its top bits, stored once each
 /// in one growing arena and numbered densely from 0 in the order they arrived.
 struct SymbolShard: Sendable {
@@ -25,6 +27,13 @@ struct SymbolShard: Sendable {
         slots[index] = Self.slot(hash: hash, number: number)
         if Self.overloaded(count, slots: slots.count) { rehash(into: slots.count * 2) }
         return number
+    }
+
+    /// Asks for the cache line of the slot where a probe for `hash` starts.
+    func prefetch(hash: UInt64) {
+        slots.withUnsafeBufferPointer { slots in
+            grove_prefetch(slots.baseAddress! + (Int(truncatingIfNeeded: hash) & (slots.count - 1)))
+        }
     }
 
     /// The number of `bytes` when the shard holds them.

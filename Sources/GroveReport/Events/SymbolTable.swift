@@ -48,6 +48,13 @@ struct SymbolTable: Sendable {
         return Self.symbol(shards[shard].intern(bytes, hash: hash), shard: shard)
     }
 
+    /// Starts reading the slot that interning `bytes` will probe first: in a table of millions of
+    /// strings that read is a cache miss, which then overlaps with the validation of the line.
+    func prefetch(_ bytes: UnsafeBufferPointer<UInt8>) {
+        let hash = SymbolTable.hash(bytes, seed: seed)
+        shards[Self.shard(of: hash)].prefetch(hash: hash)
+    }
+
     /// The symbol of `string` when it was interned, without adding it.
     func lookup(_ string: ByteString) -> Symbol? {
         string.bytes.withUnsafeBufferPointer { bytes in
