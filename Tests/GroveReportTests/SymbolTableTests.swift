@@ -3,7 +3,7 @@ import Testing
 
 struct SymbolTableTests {
     @Test func equalBytesGetEqualSymbolsAndDistinctBytesDistinctOnes() {
-        var table = SymbolTable(seed: 1)
+        var table = SymbolTable()
         let words = (0..<5000).map { "id-\($0)" } + ["", "é", "e\u{0301}", String(repeating: "x", count: 300)]
         let symbols = words.map { table.intern(ByteString($0)) }
         #expect(Set(symbols).count == words.count)
@@ -22,8 +22,8 @@ struct SymbolTableTests {
     }
 
     @Test func translationMapsSymbolsByTheirBytes() {
-        var first = SymbolTable(seed: 1)
-        var second = SymbolTable(seed: 2)
+        var first = SymbolTable()
+        var second = SymbolTable()
         let shared = second.intern(ByteString("shared"))
         let symbols = ["x", "shared", "y"].map { first.intern(ByteString($0)) }
         let translation = first.translation(into: &second, threads: 2)
@@ -33,7 +33,7 @@ struct SymbolTableTests {
     }
 
     @Test func tablesOfOneProcessMergeShardByShardOnEveryThread() {
-        // Both tables take the process's seed, so the translation runs shard by shard in parallel.
+        // The tables share the process's seed, so the translation runs shard by shard in parallel.
         var first = SymbolTable()
         var second = SymbolTable()
         let shared = (0..<3000).map { "shared-\($0)" }

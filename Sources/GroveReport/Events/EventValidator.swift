@@ -204,20 +204,17 @@ struct LineClassifier {
         guard reader.parse(line) else { return .rejected(.invalidJSON) }
         return reader.withObject(line) { object in
             if let key = object.firstRepeatedKey() { return .rejected(.duplicateKey(EmailMask.apply(key))) }
-            // The ids with millions of distinct values, whose interning misses the cache.
-            for name in [FieldName.installId, .customerId, .clickId, .openId] { Self.prefetch(name, of: object, in: symbols) }
+            // The ids with millions of distinct values, whose interning misses the cache: their
+            // slots are read while the line is validated (whether or not it passes).
+            let fields = FieldReader(object: object)
+            for name in [FieldName.installId, .customerId, .clickId, .openId] {
+                if let id = try? fields.stringBytes(name) { symbols.prefetch(id) }
+            }
             do throws(RejectReason) {
                 return try EventValidator.validate(object, &symbols)
             } catch {
                 return .rejected(error)
             }
         }
-    }
-
-    /// Starts reading the symbol-table slot of a string field's value, so that the cache miss of
-    /// interning it overlaps with validating the line (whether or not the line passes).
-    private static func prefetch(_ name: FieldName, of object: ParsedObject, in symbols: SymbolTable) {
-        guard let field = object.field(name), field.kind == .string else { return }
-        symbols.prefetch(object.bytes(field.value))
     }
 }

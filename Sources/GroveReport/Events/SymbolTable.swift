@@ -15,22 +15,17 @@ struct Symbol: Hashable, Sendable {
 /// in arrays indexed by symbol, and equal symbols mean equal bytes. Symbols are local to a table;
 /// `translation(into:threads:)` maps them when partial states built by different threads merge.
 ///
-/// Strings are kept in 16 shards by the top bits of their hash. Tables of one process hash alike,
+/// Strings are kept in 16 shards by the top bits of their hash. Tables of one process share a seed,
 /// so a string is in the same shard of every table, and two tables merge shard by shard on every
 /// thread; a shard grows by itself, never the whole table at once.
 struct SymbolTable: Sendable {
-    private var shards: [SymbolShard]
-    private let seed: UInt64
+    private var shards = Array(repeating: SymbolShard(), count: Self.shardCount)
 
-    /// `seed` varies the hash so that crafted ids cannot force collisions; it never changes
-    /// results. Tables of one process share theirs (`processSeed`) unless told otherwise.
-    init(seed: UInt64 = SymbolTable.processSeed) {
-        self.seed = seed
-        shards = Array(repeating: SymbolShard(), count: Self.shardCount)
-    }
+    init() {}
 
-    /// Drawn once a process, at first use.
-    static let processSeed = UInt64.random(in: 0...UInt64.max)
+    /// Varies the hash so that crafted ids cannot force collisions; it never changes results.
+    /// Drawn once a process, at first use, and shared by its tables.
+    private static let seed = UInt64.random(in: 0...UInt64.max)
 
     /// Sixteen: enough for the threads of a merge, and few enough that a shard's arrays soon
     /// outgrow the heap (64 small shards fragmented it: 5 % more peak memory at 10M events).
@@ -43,23 +38,21 @@ struct SymbolTable: Sendable {
 
     /// The symbol for `bytes`, adding them when new.
     mutating func intern(_ bytes: UnsafeBufferPointer<UInt8>) -> Symbol {
-        let hash = SymbolTable.hash(bytes, seed: seed)
-        let shard = Self.shard(of: hash)
+        let (hash, shard) = Self.place(bytes)
         return Self.symbol(shards[shard].intern(bytes, hash: hash), shard: shard)
     }
 
     /// Starts reading the slot that interning `bytes` will probe first: in a table of millions of
     /// strings that read is a cache miss, which then overlaps with the validation of the line.
     func prefetch(_ bytes: UnsafeBufferPointer<UInt8>) {
-        let hash = SymbolTable.hash(bytes, seed: seed)
-        shards[Self.shard(of: hash)].prefetch(hash: hash)
+        let (hash, shard) = Self.place(bytes)
+        shards[shard].prefetch(hash: hash)
     }
 
     /// The symbol of `string` when it was interned, without adding it.
     func lookup(_ string: ByteString) -> Symbol? {
         string.bytes.withUnsafeBufferPointer { bytes in
-            let hash = SymbolTable.hash(bytes, seed: seed)
-            let shard = Self.shard(of: hash)
+            let (hash, shard) = Self.place(bytes)
             return shards[shard].lookup(bytes, hash: hash).map { Self.symbol($0, shard: shard) }
         }
     }
@@ -96,26 +89,20 @@ struct SymbolTable: Sendable {
     }
 
     /// For each symbol of this table, the symbol of the same bytes in `other` (interned there when
-    /// new), shard by shard on up to `threads` threads. Consumes the table and releases its slots
-    /// first: the merged table grows while this one is still read.
+    /// new), shard by shard on up to `threads` threads: a string is in the same shard of both.
+    /// Consumes the table and releases its slots first: the merged table grows while this one is
+    /// still read.
     consuming func translation(into other: inout SymbolTable, threads: Int) -> SymbolTranslation {
-        let seed = other.seed
         // Each shard, the same shard of `other` and its strings' symbols there, by number.
-        var merges = shards.indices.map { (source: take(&shards[$0], SymbolShard()), target: SymbolShard(), symbols: [Symbol]()) }
-        if seed == self.seed {
-            for shard in merges.indices { merges[shard].target = take(&other.shards[shard], SymbolShard()) }
-            Parallel.forEach(&merges, threads: threads) { shard, merge in
-                merge.source.releaseSlots()
-                merge.symbols = Self.intern(merge.source, into: &merge.target, seed: seed).map { Self.symbol($0, shard: shard) }
-                merge.source = SymbolShard()
-            }
-            other.shards = merges.map(\.target)
-        } else {
-            // With another seed a string may be in another shard there.
-            for shard in merges.indices {
-                merges[shard].source.forEachString { merges[shard].symbols.append(other.intern($0)) }
-            }
+        var merges = shards.indices.map {
+            (source: take(&shards[$0], SymbolShard()), target: take(&other.shards[$0], SymbolShard()), symbols: [Symbol]())
         }
+        Parallel.forEach(&merges, threads: threads) { shard, merge in
+            merge.source.releaseSlots()
+            merge.symbols = Self.intern(merge.source, into: &merge.target).map { Self.symbol($0, shard: shard) }
+            merge.source = SymbolShard()
+        }
+        other.shards = merges.map(\.target)
         let size = (merges.map(\.symbols.count).max() ?? 0) << Self.shardBits
         var map = [Symbol](repeating: Symbol(raw: 0), count: size)
         for (shard, merge) in merges.enumerated() {
@@ -124,14 +111,20 @@ struct SymbolTable: Sendable {
         return SymbolTranslation(map: map)
     }
 
-    /// Interns every string of `source` into `target`, a shard of the same number and seed,
-    /// returning their numbers there.
-    private static func intern(_ source: SymbolShard, into target: inout SymbolShard, seed: UInt64) -> [UInt32] {
+    /// Interns every string of `source` into `target`, a shard of the same number, returning
+    /// their numbers there.
+    private static func intern(_ source: SymbolShard, into target: inout SymbolShard) -> [UInt32] {
         var numbers = [UInt32]()
         numbers.reserveCapacity(source.count)
         target.reserve(strings: target.count + source.count, bytes: target.byteCount + source.byteCount)
         source.forEachString { numbers.append(target.intern($0, hash: hash($0, seed: seed))) }
         return numbers
+    }
+
+    /// The hash of `bytes` and the shard it picks.
+    private static func place(_ bytes: UnsafeBufferPointer<UInt8>) -> (hash: UInt64, shard: Int) {
+        let hash = hash(bytes, seed: seed)
+        return (hash, shard(of: hash))
     }
 
     private static func shard(of hash: UInt64) -> Int {
