@@ -34,6 +34,10 @@ struct HashedIndex<Key: TranslatableKey>: RecordIndex {
         table.position(Self.tag(key)) { keys[$0] == key }
     }
 
+    func prefetch(_ key: Key) {
+        table.prefetch(Self.tag(key))
+    }
+
     mutating func insert(_ key: Key, at position: Int) {
         table.insert(Self.tag(key), at: position)
     }

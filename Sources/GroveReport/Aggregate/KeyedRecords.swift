@@ -5,6 +5,8 @@ protocol RecordIndex: Sendable {
     /// The position of `key` in `keys`, the store's keys in arrival order: an index that keeps
     /// only part of a key's bits compares the key itself there.
     func position(of key: Key, in keys: [Key]) -> Int?
+    /// Starts reading the memory a lookup of `key` reads first (a cache miss in a large index).
+    func prefetch(_ key: Key)
     mutating func insert(_ key: Key, at position: Int)
     /// Makes room for `count` keys in all, so that a merge grows the index once.
     mutating func reserve(_ count: Int)
@@ -21,6 +23,11 @@ struct KeyedRecords<Index: RecordIndex, Record: MergeableRecord>: Sendable {
 
     subscript(_ key: Index.Key) -> Record? {
         index.position(of: key, in: keys).map { records[$0] }
+    }
+
+    /// Starts reading the index entry of `key`, ahead of an `upsert` a little later.
+    func prefetch(_ key: Index.Key) {
+        index.prefetch(key)
     }
 
     /// Inserts `make()` under a new key, or lets `update` change the record already there.

@@ -21,6 +21,15 @@ struct PartialState: Sendable {
         }
     }
 
+    /// Starts reading the index entry `add(event)` will look up: in stores of millions of keys
+    /// that read is a cache miss, which then overlaps with the next line's work (`EventLookahead`).
+    func prefetch(_ event: Event) {
+        switch event {
+        case .linkClick, .linkOpen, .clickBind: attribution.prefetch(event)
+        case .decision, .impression, .order, .grant, .previewLink: exposure.prefetch(event)
+        }
+    }
+
     /// Merges `other` in, releasing each of its parts as soon as it is merged, so that merging two
     /// large partials needs little more memory than the merged result. Attribution and the rest
     /// touch disjoint stores and merge on two threads.

@@ -1,3 +1,5 @@
+import CPrefetch
+
 /// The open addressing both record indexes share: a power-of-two table of 64-bit slots
 /// `tag << 32 | (position + 1)`, 0 marking an empty one, probed linearly and kept at most three
 /// quarters full: passing a slot of another tag reads no key, and neighbours share a cache line.
@@ -29,6 +31,11 @@ struct SlotTable: Sendable {
             }
             index = (index + 1) & mask
         }
+    }
+
+    /// Asks for the cache line where probing for `tag` starts, ahead of a lookup or insert.
+    func prefetch(_ tag: UInt32) {
+        slots.withUnsafeBufferPointer { grove_prefetch($0.baseAddress! + Self.start(tag, $0.count)) }
     }
 
     /// Adds an entry; positions fit in 32 bits (the conversion traps beyond).

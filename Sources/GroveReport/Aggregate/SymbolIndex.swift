@@ -7,6 +7,10 @@ struct SymbolIndex: RecordIndex {
         table.position(key.raw) { _ in true }
     }
 
+    func prefetch(_ key: Symbol) {
+        table.prefetch(key.raw)
+    }
+
     mutating func insert(_ key: Symbol, at position: Int) {
         table.insert(key.raw, at: position)
     }

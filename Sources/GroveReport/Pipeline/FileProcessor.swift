@@ -6,6 +6,7 @@ import Foundation
 /// One per worker thread: it reuses its JSON buffers across lines and files.
 struct FileProcessor {
     private var classifier = LineClassifier()
+    private var lookahead = EventLookahead()
     private let reader: DecompressingReader
     private let rejectsRaw: Bool
     private let progress: ProgressCounters?
@@ -41,6 +42,7 @@ struct FileProcessor {
         splitter.finish(complete: error == nil) { line in
             record(line, of: file, into: &state, rejects: rejects, error: &spoolError)
         }
+        lookahead.flush(into: &state)
         state.accounting.files += 1
         state.accounting.bytes.read += counts.read
         state.accounting.bytes.decompressed += counts.decompressed
@@ -84,7 +86,7 @@ struct FileProcessor {
             state.accounting.count(outcome)
             switch outcome {
             case .accepted(let event):
-                state.add(event)
+                lookahead.add(event, to: &state)
                 return
             case .ignored:
                 return

@@ -24,6 +24,16 @@ struct AttributionState: Sendable {
         }
     }
 
+    /// Starts reading the index entry `add(event)` will look up first.
+    func prefetch(_ event: Event) {
+        switch event {
+        case .linkClick(let click): clicks.prefetch(click.clickId)
+        case .linkOpen(let open): opens.prefetch(open.openId)
+        case .clickBind(let bind): bindings.prefetch(bind.clickId)
+        default: break
+        }
+    }
+
     /// Merges a state whose symbols `translation` maps into `symbols` (nil: they are its already).
     /// Releases each store of `other` as soon as it is merged.
     mutating func merge(_ other: consuming AttributionState, _ translation: SymbolTranslation?, symbols: SymbolTable) {

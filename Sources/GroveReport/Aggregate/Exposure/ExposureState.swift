@@ -48,6 +48,17 @@ struct ExposureState: Sendable {
         }
     }
 
+    /// Starts reading the index entry of the install or order `add(event)` will look up.
+    func prefetch(_ event: Event) {
+        switch event {
+        case .decision(let decision): installs.prefetch(SymbolPair(first: decision.campaignId, second: decision.subject.installId))
+        case .impression(let impression): installs.prefetch(SymbolPair(first: impression.campaignId, second: impression.subject.installId))
+        case .grant(let grant): installs.prefetch(SymbolPair(first: grant.campaignId, second: grant.subject.installId))
+        case .order(let order): orders.prefetch(order.orderId)
+        default: break
+        }
+    }
+
     /// Counts a preview link by kind and outcome and checks it; a paired link makes its install a
     /// preview install of its campaign, whatever its kind or consent. Never a preview or
     /// consent-denied event itself.

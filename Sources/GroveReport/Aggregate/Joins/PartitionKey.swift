@@ -71,7 +71,20 @@ extension KeyedRecords where Index.Key: PartitionKey {
     /// are distinct, so there is nothing to look up.
     mutating func collect(_ part: Int, from routed: RoutedRecords<Index, Record>, distinct: Bool, symbols: SymbolTable) {
         let wanted = UInt32(truncatingIfNeeded: part)
+        // Each key's index entry is a cache miss in a large partition: the entries of the next
+        // `distance` records of this partition are prefetched while the current one is added.
+        let distance = 8
+        var ahead = 0
+        var prefetched = 0
         for index in routed.partitions.indices where routed.partitions[index] == wanted {
+            while prefetched <= distance, ahead < routed.partitions.count {
+                if routed.partitions[ahead] == wanted {
+                    prefetch(routed.keys[ahead])
+                    prefetched += 1
+                }
+                ahead += 1
+            }
+            prefetched -= 1
             let key = routed.keys[index]
             let record = routed.translation.map { routed.records[index].translated($0) } ?? routed.records[index]
             if distinct {
