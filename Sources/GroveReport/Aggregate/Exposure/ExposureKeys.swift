@@ -23,3 +23,18 @@ struct CampaignUnit: TranslatableKey {
         CampaignUnit(campaign: translation[campaign], unit: unit.translated(translation))
     }
 }
+
+/// A Grona event kept in its campaign's install record (`ExposureState.installs`).
+protocol CampaignInstallEvent {
+    var campaignId: Symbol { get }
+    var subject: GronaSubject { get }
+}
+
+extension CampaignInstallEvent {
+    /// The key of that record: the campaign and the install.
+    var installKey: SymbolPair { SymbolPair(first: campaignId, second: subject.installId) }
+}
+
+extension Decision: CampaignInstallEvent {}
+extension Impression: CampaignInstallEvent {}
+extension Grant: CampaignInstallEvent {}

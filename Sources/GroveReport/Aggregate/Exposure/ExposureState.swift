@@ -16,7 +16,7 @@ struct ExposureState: Sendable {
     mutating func add(_ event: Event, symbols: SymbolTable) {
         switch event {
         case .decision(let decision):
-            let key = SymbolPair(first: decision.campaignId, second: decision.subject.installId)
+            let key = decision.installKey
             count(decision.campaignId) { counters in
                 counters.decisions += 1
                 if decision.isPreview { counters.previewDecisions += 1 }
@@ -28,12 +28,12 @@ struct ExposureState: Sendable {
             }
             installs.modify(key, default: InstallRecord.init) { $0.add(decision, unit: unit) }
         case .impression(let impression):
-            let key = SymbolPair(first: impression.campaignId, second: impression.subject.installId)
+            let key = impression.installKey
             count(impression.campaignId) { if impression.isPreview { $0.previewImpressions += 1 } }
             guard route(.impression, impression.isPreview, impression.subject, key) else { return }
             installs.modify(key, default: InstallRecord.init) { $0.add(impression) }
         case .grant(let grant):
-            let key = SymbolPair(first: grant.campaignId, second: grant.subject.installId)
+            let key = grant.installKey
             count(grant.campaignId) { if grant.isPreview { $0.previewGrants += 1 } }
             guard route(.grant, grant.isPreview, grant.subject, key) else { return }
             installs.modify(key, default: InstallRecord.init) { $0.add(grant) }
@@ -51,9 +51,9 @@ struct ExposureState: Sendable {
     /// Starts reading the index entry of the install or order `add(event)` will look up.
     func prefetch(_ event: Event) {
         switch event {
-        case .decision(let decision): installs.prefetch(SymbolPair(first: decision.campaignId, second: decision.subject.installId))
-        case .impression(let impression): installs.prefetch(SymbolPair(first: impression.campaignId, second: impression.subject.installId))
-        case .grant(let grant): installs.prefetch(SymbolPair(first: grant.campaignId, second: grant.subject.installId))
+        case .decision(let decision): installs.prefetch(decision.installKey)
+        case .impression(let impression): installs.prefetch(impression.installKey)
+        case .grant(let grant): installs.prefetch(grant.installKey)
         case .order(let order): orders.prefetch(order.orderId)
         default: break
         }
