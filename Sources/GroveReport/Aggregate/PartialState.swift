@@ -15,18 +15,28 @@ struct PartialState: Sendable {
 
     /// Routes an accepted event (interned into `symbols`) to the analysis that uses it.
     mutating func add(_ event: Event) {
-        switch event {
-        case .linkClick, .linkOpen, .clickBind: attribution.add(event, symbols: symbols)
-        case .decision, .impression, .order, .grant, .previewLink: exposure.add(event, symbols: symbols)
+        if Self.isAttribution(event) {
+            attribution.add(event, symbols: symbols)
+        } else {
+            exposure.add(event, symbols: symbols)
         }
     }
 
     /// Starts reading the index entry `add(event)` will look up: in stores of millions of keys
     /// that read is a cache miss, which then overlaps with the next line's work (`EventLookahead`).
     func prefetch(_ event: Event) {
+        if Self.isAttribution(event) {
+            attribution.prefetch(event)
+        } else {
+            exposure.prefetch(event)
+        }
+    }
+
+    /// FunnelsGrove's link events go to attribution, Grona's events to exposure.
+    private static func isAttribution(_ event: Event) -> Bool {
         switch event {
-        case .linkClick, .linkOpen, .clickBind: attribution.prefetch(event)
-        case .decision, .impression, .order, .grant, .previewLink: exposure.prefetch(event)
+        case .linkClick, .linkOpen, .clickBind: true
+        case .decision, .impression, .order, .grant, .previewLink: false
         }
     }
 
