@@ -1,6 +1,8 @@
 /// Whether the shopper allowed analytics; `denied` events are accepted but never analysed.
-enum Consent: UInt8, Sendable {
+enum Consent: UInt8, Sendable, LogWords {
     case granted, unknown, denied
+
+    static let words: KeyValuePairs<StaticString, Consent> = ["granted": .granted, "unknown": .unknown, "denied": .denied]
 }
 
 /// What a Grona decision assigns a variant to: the app install or the identified customer.

@@ -145,8 +145,7 @@ private struct GronaSubjectFields {
     init(_ fields: FieldReader) throws(RejectReason) {
         installId = try fields.requiredID(.installId)
         customerId = try fields.optionalID(.customerId)
-        consent = try fields.keyword(
-            .consent, ["granted": Consent.granted, "unknown": .unknown, "denied": .denied], default: .unknown)
+        consent = try fields.keyword(.consent, Consent.words, default: .unknown)
     }
 
     func interned(_ symbols: inout SymbolTable) -> GronaSubject {

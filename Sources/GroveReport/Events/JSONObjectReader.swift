@@ -56,7 +56,7 @@ struct JSONObjectReader {
             fieldIndexByName[namesSeen.trailingZeroBitCount] = -1
             namesSeen &= namesSeen - 1
         }
-        var scanner = JSONScanner(bytes: line)
+        var scanner = JSONScanner(bytes: line, plain: PlainLine.check(line))
         guard scanner.parseTopLevel(scratch: &scratch, fields: &fields, names: names) else { return false }
         indexFields(line)
         return true
@@ -145,10 +145,40 @@ struct JSONObjectReader {
 /// The byte-level recursive-descent scanner behind `JSONObjectReader` and `JSONValue`.
 struct JSONScanner {
     let bytes: UnsafeBufferPointer<UInt8>
+    /// Whether `bytes` is a plain line (`PlainLine`), whose strings end at their next quote;
+    /// the strings of any other line are read and checked byte by byte.
+    private let plain: Bool
     var index = 0
 
-    init(bytes: UnsafeBufferPointer<UInt8>) {
+    init(bytes: UnsafeBufferPointer<UInt8>, plain: Bool = false) {
         self.bytes = bytes
+        self.plain = plain
+    }
+
+    /// In a plain line, moves past the closing quote of the string whose opening quote was just
+    /// consumed; false when the line has no closing quote. Eight bytes at a time, a quote is a
+    /// zero byte of the word xor-ed with quotes (the has-zero-byte trick), and the lowest byte
+    /// flagged is always a real one.
+    @inline(__always)
+    private mutating func closePlainString() -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        if let base = bytes.baseAddress {
+            let raw = UnsafeRawPointer(base)
+            while bytes.count - index >= 8 {
+                let notQuote = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) ^ (ones &* 0x22)
+                let flagged = (notQuote &- ones) & ~notQuote & (ones &* 0x80)
+                if flagged != 0 {
+                    index += flagged.trailingZeroBitCount / 8 + 1
+                    return true
+                }
+                index += 8
+            }
+        }
+        while index < bytes.count {
+            index += 1
+            if bytes[index - 1] == UInt8(ascii: "\"") { return true }
+        }
+        return false
     }
 
     var atEnd: Bool { index >= bytes.count }
@@ -289,8 +319,16 @@ struct JSONScanner {
 
     /// Validates a string at `index` as `parseString` does (UTF-8, escapes, surrogate pairs,
     /// no raw control bytes) without unescaping it anywhere.
+    @inline(__always)
     private mutating func skipString() -> Bool {
         guard consume(UInt8(ascii: "\"")) else { return false }
+        if plain { return closePlainString() }
+        return skipCheckedString()
+    }
+
+    /// The rest of `skipString` in a line that is not plain.
+    @inline(never)
+    private mutating func skipCheckedString() -> Bool {
         while true {
             skipPlainStringBytes()
             guard index < bytes.count else { return false }
@@ -335,9 +373,20 @@ struct JSONScanner {
 
     /// Parses a string at `index`; returns its unescaped bytes as a span of the line when it has
     /// no escapes, or of `scratch` when it has.
+    @inline(__always)
     mutating func parseString(scratch: inout [UInt8]) -> ByteSpan? {
         guard consume(UInt8(ascii: "\"")) else { return nil }
         let start = index
+        if plain {
+            guard closePlainString() else { return nil }
+            return ByteSpan(start: start, count: index - 1 - start, inScratch: false)
+        }
+        return parseCheckedString(from: start, scratch: &scratch)
+    }
+
+    /// The rest of `parseString` in a line that is not plain, from the string's first byte.
+    @inline(never)
+    private mutating func parseCheckedString(from start: Int, scratch: inout [UInt8]) -> ByteSpan? {
         while true {
             skipPlainStringBytes()
             guard index < bytes.count else { return nil }
@@ -360,8 +409,7 @@ struct JSONScanner {
     ///
     /// Sixteen bytes are tested at once as a `SIMD16<UInt8>` with the has-zero-byte trick done
     /// per lane, so no borrow crosses lanes: bit 7 of a lane ends up set exactly for a quote, a
-    /// backslash, a control byte or a byte ≥ 0x80. Only lane-wise arithmetic is used (SIMD
-    /// comparisons are not lowered to vector compares, wrapping arithmetic is: SSE2 `paddb`,
+    /// backslash, a control byte or a byte ≥ 0x80. Only lane-wise arithmetic is used (SSE2 `paddb`,
     /// `pxor`, `por`, `pand`); the lowest flagged lane is found through the two 64-bit halves.
     /// The last bytes go through one word the same way, whose lowest flagged byte is always real.
     private mutating func skipPlainStringBytes() {

@@ -153,6 +153,7 @@ struct SymbolTable: Sendable {
     }
 
     /// The first up-to-eight bytes as a little-endian word, zero-padded, without reading past the end.
+    @inline(__always)
     static func littleEndianWord(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
         let count = bytes.count
         guard let base = bytes.baseAddress else { return 0 }

@@ -1,0 +1,66 @@
+import Testing
+@testable import GroveReport
+
+/// Plain lines (printable ASCII without `\`) find a string's end by its next quote alone; every
+/// other line is read byte by byte. The check must flag exactly the bytes it names, wherever a
+/// 16-byte block or the overlapping last block puts them, and a plain line must parse to the very
+/// members the byte-by-byte scan finds.
+struct PlainLineTests {
+    @Test func theCheckFlagsExactlyTheBytesThatAreNotPlain() {
+        let probes: [UInt8] = [0x00, 0x09, 0x0A, 0x1F, 0x20, 0x22, 0x41, 0x5B, 0x5C, 0x7E, 0x7F, 0x80, 0xC3, 0xFF]
+        var checked = 0
+        for length in 1...49 {
+            for position in 0..<length {
+                for probe in probes {
+                    var line = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+                    line[position] = probe
+                    let expected = probe >= 0x20 && probe < 0x80 && probe != UInt8(ascii: "\\")
+                    #expect(line.withUnsafeBufferPointer(PlainLine.check) == expected, "byte \(probe) at \(position) of \(length)")
+                    checked += 1
+                }
+            }
+        }
+        #expect(checked == (1...49).reduce(0, +) * probes.count)
+        #expect([UInt8]().withUnsafeBufferPointer(PlainLine.check))
+    }
+
+    /// Strings of every length around the 8-byte words the plain scan reads, holding structural
+    /// characters, at every offset; unterminated strings and truncated lines too.
+    @Test func plainLinesParseToTheSameMembersEitherWay() {
+        let contents = ["", "a", "{", "}[]:,", "0123456", "01234567", "012345678", "a b {\"k\": [1, 2]}", "xyz 0123456789abcdef"]
+        var lines: [[UInt8]] = []
+        for padding in 0..<9 {
+            let pad = String(repeating: "p", count: padding)
+            for content in contents where !content.contains("\"") {
+                lines.append(Array(#"{"\#(pad)":"\#(content)","type":"order","n":[{"\#(content)":null}],"z":"\#(content)\#(pad)"}"#.utf8))
+                lines.append(Array(#"{"k\#(pad)":"\#(content)"#.utf8))
+                lines.append(Array(#"{"k\#(pad)":{"deep":"\#(content)"#.utf8))
+                lines.append(Array(#"{"k\#(pad)" : "\#(content)" , "m" : true }"#.utf8))
+            }
+        }
+        var parsedBoth = 0
+        for line in lines {
+            #expect(line.withUnsafeBufferPointer(PlainLine.check))
+            let plain = Self.members(line, plain: true)
+            #expect(plain == Self.members(line, plain: false), "\(String(decoding: line, as: UTF8.self))")
+            if plain != nil { parsedBoth += 1 }
+        }
+        #expect(parsedBoth == 9 * 8 * 2)
+    }
+
+    /// Each member's key, kind and value text, or nil when the scan rejects the line.
+    static func members(_ line: [UInt8], plain: Bool) -> [String]? {
+        line.withUnsafeBufferPointer { bytes in
+            var scanner = JSONScanner(bytes: bytes, plain: plain)
+            var scratch: [UInt8] = []
+            var fields: [JSONField] = []
+            guard scanner.parseTopLevel(scratch: &scratch, fields: &fields, names: FieldName.resolver) else { return nil }
+            return scratch.withUnsafeBufferPointer { scratch in
+                fields.map { field in
+                    let text = { String(decoding: ParsedObject.bytes($0, line: bytes, scratch: scratch), as: UTF8.self) }
+                    return "\(text(field.key)) \(field.kind) \(field.name == nil ? "" : text(field.value))"
+                }
+            }
+        }
+    }
+}
