@@ -71,53 +71,49 @@ enum FieldName: UInt8, CaseIterable, Sendable {
         /// by search; `FieldNameTests` checks it still holds).
         private static let multiplier: UInt64 = 0x5892_A36A_2523_30ED
 
-        /// The field name of each slot of the perfect hash table, or nil.
-        private let table: [FieldName?]
-        /// The signature of each name's key, by raw value.
-        private let signatures: [Signature]
+        /// Each slot of the perfect hash table: its name's key (length, first and last eight
+        /// bytes, which tell keys of at most 16 bytes apart without a call to `memcmp`) and the
+        /// name; an empty slot has length 0, which no key looked up has.
+        private let entries: [Entry]
+
+        private struct Entry: Sendable {
+            var count = 0
+            var head: UInt64 = 0
+            var tail: UInt64 = 0
+            var name: FieldName?
+        }
 
         fileprivate init() {
-            var table = [FieldName?](repeating: nil, count: 64)
+            var entries = [Entry](repeating: Entry(), count: 64)
             for name in FieldName.allCases {
                 let key = UnsafeBufferPointer(start: name.key.utf8Start, count: name.key.utf8CodeUnitCount)
-                let slot = Self.slot(head: SymbolTable.littleEndianWord(key), count: key.count)
-                precondition(table[slot] == nil, "FieldName.Resolver.multiplier no longer separates the keys")
-                table[slot] = name
+                let head = SymbolTable.littleEndianWord(key)
+                let slot = Self.slot(head: head, count: key.count)
+                precondition(entries[slot].name == nil, "FieldName.Resolver.multiplier no longer separates the keys")
+                entries[slot] = Entry(count: key.count, head: head, tail: Self.tail(key), name: name)
             }
-            self.table = table
-            signatures = FieldName.allCases.map { name in
-                let key = UnsafeBufferPointer(start: name.key.utf8Start, count: name.key.utf8CodeUnitCount)
-                return Signature(key, head: SymbolTable.littleEndianWord(key))
-            }
+            self.entries = entries
         }
 
         /// The known name with exactly these (unescaped) bytes, or nil.
+        @inline(__always)
         func resolve(_ bytes: UnsafeBufferPointer<UInt8>) -> FieldName? {
             guard bytes.count >= 2, bytes.count <= 13 else { return nil }
             let head = SymbolTable.littleEndianWord(bytes)
-            guard let name = table[Self.slot(head: head, count: bytes.count)],
-                  signatures[Int(name.rawValue)] == Signature(bytes, head: head)
-            else { return nil }
-            return name
+            let entry = entries[Self.slot(head: head, count: bytes.count)]
+            guard entry.count == bytes.count, entry.head == head, entry.tail == Self.tail(bytes) else { return nil }
+            return entry.name
+        }
+
+        /// The last eight bytes of a key longer than eight, else 0.
+        @inline(__always)
+        private static func tail(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+            bytes.count > 8 ? SymbolTable.littleEndianWord(UnsafeBufferPointer(rebasing: bytes[(bytes.count - 8)...])) : 0
         }
 
         /// The slot of a key: its first eight bytes (zero-padded) and its length, hashed multiplicatively.
         private static func slot(head: UInt64, count: Int) -> Int {
             Int(((head ^ UInt64(truncatingIfNeeded: count) << 56) &* multiplier) >> 58)
-        }
-    }
-
-    /// A key of at most 16 bytes as its length, first and last eight bytes: equal exactly when
-    /// the bytes are, and compared without a call to `memcmp`.
-    private struct Signature: Equatable, Sendable {
-        var count: Int
-        var head: UInt64
-        var tail: UInt64
-
-        init(_ bytes: UnsafeBufferPointer<UInt8>, head: UInt64) {
-            count = bytes.count
-            self.head = head
-            tail = bytes.count > 8 ? SymbolTable.littleEndianWord(UnsafeBufferPointer(rebasing: bytes[(bytes.count - 8)...])) : 0
         }
     }
 }

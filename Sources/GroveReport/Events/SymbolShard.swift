@@ -29,8 +29,9 @@ struct SymbolShard: Sendable {
         return number
     }
 
-    /// Asks for the cache line of the slot where a probe for `hash` starts.
-    func prefetch(hash: UInt64) {
+    /// Asks for the cache line of the slot where a probe for `hash` starts. Mutating, like
+    /// `SymbolTable.prefetch`, only so that the shard is not copied (and its arrays retained).
+    mutating func prefetch(hash: UInt64) {
         slots.withUnsafeBufferPointer { slots in
             grove_prefetch(slots.baseAddress! + (Int(truncatingIfNeeded: hash) & (slots.count - 1)))
         }

@@ -20,12 +20,15 @@ struct Symbol: Hashable, Sendable {
 /// thread; a shard grows by itself, never the whole table at once.
 struct SymbolTable: Sendable {
     private var shards = Array(repeating: SymbolShard(), count: Self.shardCount)
+    /// The process's seed, kept in the table so that hashing a string does not pass the lazy
+    /// initialization check of a static.
+    private let seed = Self.processSeed
 
     init() {}
 
     /// Varies the hash so that crafted ids cannot force collisions; it never changes results.
     /// Drawn once a process, at first use, and shared by its tables.
-    private static let seed = UInt64.random(in: 0...UInt64.max)
+    private static let processSeed = UInt64.random(in: 0...UInt64.max)
 
     /// Sixteen: enough for the threads of a merge, and few enough that a shard's arrays soon
     /// outgrow the heap (64 small shards fragmented it: 5 % more peak memory at 10M events).
@@ -38,21 +41,24 @@ struct SymbolTable: Sendable {
 
     /// The symbol for `bytes`, adding them when new.
     mutating func intern(_ bytes: UnsafeBufferPointer<UInt8>) -> Symbol {
-        let (hash, shard) = Self.place(bytes)
+        let (hash, shard) = place(bytes)
         return Self.symbol(shards[shard].intern(bytes, hash: hash), shard: shard)
     }
 
     /// Starts reading the slot that interning `bytes` will probe first: in a table of millions of
     /// strings that read is a cache miss, which then overlaps with the validation of the line.
-    func prefetch(_ bytes: UnsafeBufferPointer<UInt8>) {
-        let (hash, shard) = Self.place(bytes)
+    ///
+    /// Mutating only so that the shard is reached in place: read through the array's getter, it
+    /// would be copied, four retains and releases each time.
+    mutating func prefetch(_ bytes: UnsafeBufferPointer<UInt8>) {
+        let (hash, shard) = place(bytes)
         shards[shard].prefetch(hash: hash)
     }
 
     /// The symbol of `string` when it was interned, without adding it.
     func lookup(_ string: ByteString) -> Symbol? {
         string.bytes.withUnsafeBufferPointer { bytes in
-            let (hash, shard) = Self.place(bytes)
+            let (hash, shard) = place(bytes)
             return shards[shard].lookup(bytes, hash: hash).map { Self.symbol($0, shard: shard) }
         }
     }
@@ -99,7 +105,7 @@ struct SymbolTable: Sendable {
         }
         Parallel.forEach(&merges, threads: threads) { shard, merge in
             merge.source.releaseSlots()
-            merge.symbols = Self.intern(merge.source, into: &merge.target).map { Self.symbol($0, shard: shard) }
+            merge.symbols = Self.intern(merge.source, into: &merge.target, seed: seed).map { Self.symbol($0, shard: shard) }
             merge.source = SymbolShard()
         }
         other.shards = merges.map(\.target)
@@ -113,7 +119,7 @@ struct SymbolTable: Sendable {
 
     /// Interns every string of `source` into `target`, a shard of the same number, returning
     /// their numbers there.
-    private static func intern(_ source: SymbolShard, into target: inout SymbolShard) -> [UInt32] {
+    private static func intern(_ source: SymbolShard, into target: inout SymbolShard, seed: UInt64) -> [UInt32] {
         var numbers = [UInt32]()
         numbers.reserveCapacity(source.count)
         target.reserve(strings: target.count + source.count, bytes: target.byteCount + source.byteCount)
@@ -122,9 +128,9 @@ struct SymbolTable: Sendable {
     }
 
     /// The hash of `bytes` and the shard it picks.
-    private static func place(_ bytes: UnsafeBufferPointer<UInt8>) -> (hash: UInt64, shard: Int) {
-        let hash = hash(bytes, seed: seed)
-        return (hash, shard(of: hash))
+    private func place(_ bytes: UnsafeBufferPointer<UInt8>) -> (hash: UInt64, shard: Int) {
+        let hash = Self.hash(bytes, seed: seed)
+        return (hash, Self.shard(of: hash))
     }
 
     private static func shard(of hash: UInt64) -> Int {
@@ -136,16 +142,18 @@ struct SymbolTable: Sendable {
         return Symbol(raw: number << shardBits | UInt32(truncatingIfNeeded: shard))
     }
 
-    /// A fast seeded 64-bit hash: eight bytes at a time, finished with the murmur3 mixer.
+    /// A fast seeded 64-bit hash: each eight bytes xor-ed in, multiplied and rotated (a bijection
+    /// of the state for each word, so strings of one length that differ in a word part there),
+    /// finished with the murmur3 mixer, which spreads every input bit over the shard, slot and tag
+    /// bits.
     static func hash(_ bytes: UnsafeBufferPointer<UInt8>, seed: UInt64) -> UInt64 {
         var hash = seed ^ (UInt64(bytes.count) &* 0x9E37_79B9_7F4A_7C15)
         guard let base = bytes.baseAddress else { return mix(hash) }
         let raw = UnsafeRawPointer(base)
         var offset = 0
         while offset + 8 <= bytes.count {
-            let word = raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-            hash = (hash ^ mix(word)) &* 0xFF51_AFD7_ED55_8CCD
-            hash = (hash << 27) | (hash >> 37)
+            hash = (hash ^ raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) &* 0xFF51_AFD7_ED55_8CCD
+            hash = (hash << 29) | (hash >> 35)
             offset += 8
         }
         let tail = littleEndianWord(UnsafeBufferPointer(rebasing: bytes[offset...]))
