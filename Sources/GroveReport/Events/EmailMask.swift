@@ -88,7 +88,9 @@ extension SymbolTable {
     /// The symbol of a name that reaches an output (campaign, variant, `utm_campaign`), with its
     /// email-like tokens masked first.
     mutating func internName(_ bytes: UnsafeBufferPointer<UInt8>) -> Symbol {
-        guard let masked = EmailMask.masked(bytes) else { return intern(bytes) }
-        return intern(masked)
+        if let known = recentNames.symbol(for: bytes) { return known }
+        let symbol = EmailMask.masked(bytes).map { intern($0) } ?? intern(bytes)
+        recentNames.remember(bytes, as: symbol)
+        return symbol
     }
 }

@@ -93,7 +93,7 @@ enum EventValidator {
             let route = try fields.keyword(.route, Route.words, default: nil)
             let utm = try UTMFields(fields)
             return .linkClick(LinkClick(
-                ts: ts, clickId: symbols.intern(clickId), appKey: symbols.intern(appKey), slug: symbols.intern(slug),
+                ts: ts, clickId: symbols.intern(clickId), appKey: symbols.internWord(appKey), slug: symbols.internWord(slug),
                 route: route, utm: utm.interned(&symbols)))
         case .linkOpen:
             let openId = try fields.requiredID(.openId)
@@ -104,7 +104,7 @@ enum EventValidator {
             _ = try fields.optionalText(.destination)
             let utm = try UTMFields(fields)
             return .linkOpen(LinkOpen(
-                ts: ts, openId: symbols.intern(openId), appKey: symbols.intern(appKey), slug: symbols.intern(slug),
+                ts: ts, openId: symbols.intern(openId), appKey: symbols.internWord(appKey), slug: symbols.internWord(slug),
                 clickId: clickId.map { symbols.intern($0) }, context: context.map { symbols.intern($0) },
                 utm: utm.interned(&symbols)))
         case .clickBind:
@@ -167,7 +167,7 @@ private struct UTMFields {
     }
 
     func interned(_ symbols: inout SymbolTable) -> UTMParameters {
-        func intern(_ value: UnsafeBufferPointer<UInt8>?) -> Symbol? { value.map { symbols.intern($0) } }
+        func intern(_ value: UnsafeBufferPointer<UInt8>?) -> Symbol? { value.map { symbols.internWord($0) } }
         return UTMParameters(
             campaign: campaign.map { symbols.internName($0) }, source: intern(source), medium: intern(medium), content: intern(content),
             term: intern(term))

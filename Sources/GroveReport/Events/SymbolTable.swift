@@ -23,6 +23,10 @@ struct SymbolTable: Sendable {
     /// The process's seed, kept in the table so that hashing a string does not pass the lazy
     /// initialization check of a static.
     private let seed = Self.processSeed
+    /// The symbols of the names `internName` gave last.
+    var recentNames = NameCache()
+    /// The symbols of the words `internWord` gave last.
+    private var recentWords = NameCache()
 
     init() {}
 
@@ -43,6 +47,15 @@ struct SymbolTable: Sendable {
     mutating func intern(_ bytes: UnsafeBufferPointer<UInt8>) -> Symbol {
         let (hash, shard) = place(bytes)
         return Self.symbol(shards[shard].intern(bytes, hash: hash), shard: shard)
+    }
+
+    /// The symbol for a value of a field with few distinct values (an app key, a slug, a `utm_*`
+    /// parameter), found among the ones given last before it is hashed and probed for.
+    mutating func internWord(_ bytes: UnsafeBufferPointer<UInt8>) -> Symbol {
+        if let known = recentWords.symbol(for: bytes) { return known }
+        let symbol = intern(bytes)
+        recentWords.remember(bytes, as: symbol)
+        return symbol
     }
 
     /// Starts reading the slot that interning `bytes` will probe first: in a table of millions of
