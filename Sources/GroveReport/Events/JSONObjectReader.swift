@@ -231,7 +231,9 @@ struct JSONScanner {
         return atEnd
     }
 
-    /// Parses the value at `index`, inside a container at `depth`.
+    /// Parses the value at `index`, inside a container at `depth`. Inlined into the member loop,
+    /// its only caller, so that a member's value comes back in registers.
+    @inline(__always)
     private mutating func parseValue(depth: Int, scratch: inout [UInt8]) -> (JSONKind, ByteSpan)? {
         guard index < bytes.count else { return nil }
         let start = index
