@@ -1,5 +1,6 @@
-/// The symbols of the short names a table interned last (campaigns, variants, `utm_campaign`):
-/// a handful of values that recur on most lines, found here without masking, hashing or probing.
+/// The symbols of the short names a table interned last (campaigns, variants, app keys, slugs,
+/// `utm_*` values): a handful of values that recur on most lines, found here without masking,
+/// hashing or probing.
 ///
 /// Direct-mapped by a name's length and first and last eight bytes, which tell names of at most
 /// 16 bytes apart exactly; longer names are not kept. A table's symbols never change once given,
