@@ -90,7 +90,7 @@ enum FieldName: UInt8, CaseIterable, Sendable {
                 let head = SymbolTable.littleEndianWord(key)
                 let slot = Self.slot(head: head, count: key.count)
                 precondition(entries[slot].name == nil, "FieldName.Resolver.multiplier no longer separates the keys")
-                entries[slot] = Entry(count: key.count, head: head, tail: Self.tail(key), name: name)
+                entries[slot] = Entry(count: key.count, head: head, tail: SymbolTable.tailWord(key), name: name)
             }
             self.entries = entries
         }
@@ -101,14 +101,8 @@ enum FieldName: UInt8, CaseIterable, Sendable {
             guard bytes.count >= 2, bytes.count <= 13 else { return nil }
             let head = SymbolTable.littleEndianWord(bytes)
             let entry = entries[Self.slot(head: head, count: bytes.count)]
-            guard entry.count == bytes.count, entry.head == head, entry.tail == Self.tail(bytes) else { return nil }
+            guard entry.count == bytes.count, entry.head == head, entry.tail == SymbolTable.tailWord(bytes) else { return nil }
             return entry.name
-        }
-
-        /// The last eight bytes of a key longer than eight, else 0.
-        @inline(__always)
-        private static func tail(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
-            bytes.count > 8 ? SymbolTable.littleEndianWord(UnsafeBufferPointer(rebasing: bytes[(bytes.count - 8)...])) : 0
         }
 
         /// The slot of a key: its first eight bytes (zero-padded) and its length, hashed multiplicatively.

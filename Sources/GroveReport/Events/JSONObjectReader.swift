@@ -109,7 +109,7 @@ struct JSONObjectReader {
     /// Length, first and last eight bytes: distinct for nearly all distinct short keys.
     private static func fingerprint(_ key: UnsafeBufferPointer<UInt8>) -> UInt64 {
         let first = SymbolTable.littleEndianWord(key)
-        let last = key.count > 8 ? SymbolTable.littleEndianWord(UnsafeBufferPointer(rebasing: key[(key.count - 8)...])) : 0
+        let last = SymbolTable.tailWord(key)
         return (first &* 0x9E37_79B9_7F4A_7C15) ^ last ^ UInt64(truncatingIfNeeded: key.count) << 57
     }
 

@@ -33,9 +33,7 @@ struct NameCache: Sendable {
 
     /// The first eight bytes and, for names longer than eight, the last eight, zero-padded.
     private static func words(_ name: UnsafeBufferPointer<UInt8>) -> (head: UInt64, tail: UInt64) {
-        let head = SymbolTable.littleEndianWord(name)
-        let tail = name.count > 8 ? SymbolTable.littleEndianWord(UnsafeBufferPointer(rebasing: name[(name.count - 8)...])) : 0
-        return (head, tail)
+        (SymbolTable.littleEndianWord(name), SymbolTable.tailWord(name))
     }
 
     private static func slot(_ head: UInt64, _ tail: UInt64, _ count: Int) -> Int {
