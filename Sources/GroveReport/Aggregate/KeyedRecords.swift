@@ -89,21 +89,20 @@ struct KeyedRecords<Index: RecordIndex, Record: MergeableRecord>: Sendable {
     /// Merges `other`, whose symbols `translation` maps into `symbols`, or are already its
     /// when there is no translation (then a merge into an empty store takes `other` as it is).
     mutating func merge(_ other: KeyedRecords, _ translation: SymbolTranslation? = nil, symbols: SymbolTable) {
-        guard let translation else {
-            if records.isEmpty {
-                self = other
-                return
-            }
-            reserve(count + other.count)
-            for (key, record) in zip(other.keys, other.records) {
-                upsert(key, { record }, { $0.merge(record, symbols: symbols) })
-            }
+        if translation == nil, records.isEmpty {
+            self = other
             return
         }
         reserve(count + other.count)
-        for (key, record) in zip(other.keys, other.records) {
-            let translated = record.translated(translation)
-            upsert(Index.translated(key, translation), { translated }, { $0.merge(translated, symbols: symbols) })
+        // Translated in one pass first: its reads of the translation are independent misses.
+        let keys = translation.map { translation in other.keys.map { Index.translated($0, translation) } } ?? other.keys
+        // Each key's index entry is a cache miss in a large store: the entries of the next
+        // `distance` keys are prefetched while the current one is merged.
+        let distance = 8
+        for (position, key) in keys.enumerated() {
+            if position + distance < keys.count { prefetch(keys[position + distance]) }
+            let record = translation.map { other.records[position].translated($0) } ?? other.records[position]
+            upsert(key, { record }, { $0.merge(record, symbols: symbols) })
         }
     }
 }

@@ -2,7 +2,7 @@
 /// states of attribution and exposure, with the symbol table their events were interned into.
 /// Partials merge in any order to the same whole; `joined` turns the whole into the `JoinedState`
 /// that results are built from.
-struct PartialState: Sendable {
+struct PartialState: WorkerState {
     var symbols = SymbolTable()
     var accounting = Accounting()
     var attribution = AttributionState()
@@ -15,7 +15,7 @@ struct PartialState: Sendable {
 
     /// Routes an accepted event (interned into `symbols`) to the analysis that uses it.
     mutating func add(_ event: Event) {
-        if Self.isAttribution(event) {
+        if event.isAttribution {
             attribution.add(event, symbols: symbols)
         } else {
             exposure.add(event, symbols: symbols)
@@ -25,18 +25,10 @@ struct PartialState: Sendable {
     /// Starts reading the index entry `add(event)` will look up: in stores of millions of keys
     /// that read is a cache miss, which then overlaps with the next line's work (`EventLookahead`).
     func prefetch(_ event: Event) {
-        if Self.isAttribution(event) {
+        if event.isAttribution {
             attribution.prefetch(event)
         } else {
             exposure.prefetch(event)
-        }
-    }
-
-    /// FunnelsGrove's link events go to attribution, Grona's events to exposure.
-    private static func isAttribution(_ event: Event) -> Bool {
-        switch event {
-        case .linkClick, .linkOpen, .clickBind: true
-        case .decision, .impression, .order, .grant, .previewLink: false
         }
     }
 

@@ -34,10 +34,12 @@ struct SymbolTable: Sendable {
     /// Drawn once a process, at first use, and shared by its tables.
     private static let processSeed = UInt64.random(in: 0...UInt64.max)
 
-    /// Sixteen: enough for the threads of a merge, and few enough that a shard's arrays soon
-    /// outgrow the heap (64 small shards fragmented it: 5 % more peak memory at 10M events).
-    private static let shardBits = 4
-    private static let shardCount = 1 << shardBits
+    /// One value a shard, held inline: reached without the uniqueness check of an array.
+    /// Sixteen shards: enough for the threads of a merge, and few enough that a shard's arrays
+    /// soon outgrow the heap (64 small shards fragmented it: 5 % more peak memory at 10M events).
+    typealias PerShard<Element> = InlineArray<16, Element>
+    static let shardCount = PerShard<Bool>.count
+    private static let shardBits = shardCount.trailingZeroBitCount
     private static let shardMask = UInt32(shardCount - 1)
 
     /// The number of distinct strings interned.
@@ -84,9 +86,15 @@ struct SymbolTable: Sendable {
         intern(string.bytes)
     }
 
+    /// The shard of a symbol's string: the same in every table of the process, so it places the
+    /// symbol's records the same way whichever worker's table numbered it (`PartitionKey`).
+    static func shard(of symbol: Symbol) -> Int {
+        Int(truncatingIfNeeded: symbol.raw & shardMask)
+    }
+
     /// The bytes of a symbol of this table.
     func bytes(_ symbol: Symbol) -> ArraySlice<UInt8> {
-        shards[Int(symbol.raw & Self.shardMask)].bytes(symbol.raw >> Self.shardBits)
+        shards[Self.shard(of: symbol)].bytes(symbol.raw >> Self.shardBits)
     }
 
     func string(_ symbol: Symbol) -> ByteString {

@@ -5,13 +5,13 @@
 struct EventLookahead {
     private var waiting: Event?
 
-    mutating func add(_ event: Event, to state: inout PartialState) {
+    mutating func add<State: WorkerState>(_ event: Event, to state: inout State) {
         state.prefetch(event)
         if let previous = waiting { state.add(previous) }
         waiting = event
     }
 
-    mutating func flush(into state: inout PartialState) {
+    mutating func flush<State: WorkerState>(into state: inout State) {
         if let previous = waiting { state.add(previous) }
         waiting = nil
     }

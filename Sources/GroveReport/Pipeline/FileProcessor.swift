@@ -26,8 +26,8 @@ struct FileProcessor {
 
     /// Adds every line of `file` to `state`, and its rejects to the `rejects` spool, or to
     /// `state.rejects` without one.
-    mutating func process(
-        _ file: InputFile, into state: inout PartialState, rejects: (any RejectSink)?
+    mutating func process<State: WorkerState>(
+        _ file: InputFile, into state: inout State, rejects: (any RejectSink)?
     ) throws(OutputError) {
         var splitter = LineSplitter()
         var spoolError: OutputError?
@@ -72,8 +72,8 @@ struct FileProcessor {
     }
 
     /// Puts one line in its bucket; keeps the first spool error to throw once the file is done.
-    private mutating func record(
-        _ split: SplitLine, of file: InputFile, into state: inout PartialState, rejects: (any RejectSink)?,
+    private mutating func record<State: WorkerState>(
+        _ split: SplitLine, of file: InputFile, into state: inout State, rejects: (any RejectSink)?,
         error: inout OutputError?
     ) {
         let rejected: RejectRecord

@@ -37,7 +37,7 @@ public enum Pipeline {
         let (files, discoveryErrors) = InputDiscovery.expand(options.inputs)
         var (partials, spools, _) = try read(
             files, jobs: options.jobs, rejectsRaw: options.rejectsRaw, scratch: scratch, progress: progress,
-            inflate: options.inflate)
+            inflate: options.inflate, into: ShardedPartialState.self)
         progress?.phase = .merging
         var merged = PartitionedState(
             merging: take(&partials, []), partitions: options.partitionCount, threads: options.jobs)
@@ -69,7 +69,8 @@ public enum Pipeline {
         inflate: InflateBackend = .zlib
     ) throws(OutputError) -> (state: PartialState, spools: [String], linesPerFile: [Int]) {
         var (states, spools, lines) = try read(
-            files, jobs: jobs, rejectsRaw: rejectsRaw, scratch: scratch, progress: progress, inflate: inflate)
+            files, jobs: jobs, rejectsRaw: rejectsRaw, scratch: scratch, progress: progress, inflate: inflate,
+            into: PartialState.self)
         progress?.phase = .merging
         // Merge into the largest partial, so the fewest symbols and records are moved, releasing
         // each partial as it is merged.
@@ -82,20 +83,20 @@ public enum Pipeline {
     /// Reads `files` on `jobs` threads, each file whole on one thread (two when threads outnumber
     /// files) into that thread's partial state. Returns the partial states, the reject spools in
     /// report order (file name byte-wise, then input position) and the lines read from each file.
-    static func read(
+    static func read<State: WorkerState>(
         _ files: [InputFile], jobs: Int, rejectsRaw: Bool, scratch: String?, progress: ProgressCounters?,
-        inflate: InflateBackend
-    ) throws(OutputError) -> (partials: [PartialState], spools: [String], linesPerFile: [Int]) {
+        inflate: InflateBackend, into _: State.Type
+    ) throws(OutputError) -> (partials: [State], spools: [String], linesPerFile: [Int]) {
         let workers = max(1, min(jobs, files.count))
         // With fewer files than threads, each file is inflated and parsed on two threads.
         let pipelined = jobs > files.count
         let nextFile = Atomic<Int>(0)
-        let partials = Mutex<[(PartialState, OutputError?)]>([])
+        let partials = Mutex<[(State, OutputError?)]>([])
         let linesPerFile = Mutex([Int](repeating: 0, count: files.count))
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             var processor = FileProcessor(
                 rejectsRaw: rejectsRaw, progress: progress, pipelined: pipelined, inflate: inflate)
-            var state = PartialState()
+            var state = State()
             var failure: OutputError?
             while failure == nil {
                 let index = nextFile.add(1, ordering: .relaxed).oldValue

@@ -15,8 +15,8 @@ public struct RunOptions: Sendable {
     public var previewScope: PreviewScope
     /// Worker threads; at least 1.
     public var jobs: Int
-    /// How many partitions by key hash the merge and the joins deal to the threads; nil for
-    /// four a thread (one with one thread). Any number gives the same reports.
+    /// How many partitions by key the merge and the joins deal to the threads, at most 16 (the
+    /// symbol table's shards; more count as 16); nil for 16. Any number gives the same reports.
     public var partitions: Int?
     /// The share of rejected lines above which the run fails (exit 1).
     public var maxRejectRate: Double
@@ -29,8 +29,9 @@ public struct RunOptions: Sendable {
     /// What inflates gzip input (`--inflate`); the reports are the same either way.
     public var inflate: InflateBackend = .zlib
 
-    /// `partitions`, or four a thread, so that threads finishing early find more work.
-    var partitionCount: Int { max(1, partitions ?? (jobs > 1 ? 4 * jobs : 1)) }
+    /// `partitions`, or one a shard: each of the largest worker's shards then becomes a partition
+    /// as it is, and threads finishing early find more work.
+    var partitionCount: Int { partitions ?? SymbolTable.shardCount }
 
     public static let defaultInputs = ["SampleData"]
     public static let defaultOutputDirectory = "Reports"

@@ -38,8 +38,8 @@ func acceptedEventWithSymbols(_ line: String) -> (Event, SymbolTable)? {
 }
 
 /// Feeds lines (NDJSON without newlines) straight into a partial state, as one worker would.
-func partialState(_ lines: [String]) -> PartialState {
-    var state = PartialState()
+func partialState<State: WorkerState>(_ lines: [String], as _: State.Type = PartialState.self) -> State {
+    var state = State()
     var classifier = LineClassifier()
     for line in lines {
         let outcome = Array(line.utf8).withUnsafeBufferPointer { classifier.classify($0, &state.symbols) }

@@ -24,6 +24,17 @@ struct JoinPartition: Sendable {
         joins = take(&state.joins, JoinState())
     }
 
+    /// A partition of `run` from its shards of every worker, in merge order: the first (the
+    /// largest worker's, untranslated) moves in whole, the others' records merge into it.
+    init(merging shards: consuming [(ShardedPartialState.Shard, SymbolTranslation?)], symbols: SymbolTable) {
+        for index in shards.indices {
+            var (shard, translation) = take(&shards[index], (.init(), nil))
+            attribution.merge(take(&shard.attribution, .init()), translation, symbols: symbols)
+            installs.merge(take(&shard.exposure.installs, .init()), translation, symbols: symbols)
+            orders.merge(take(&shard.exposure.orders, .init()), translation, symbols: symbols)
+        }
+    }
+
     /// Deals the records of `input` into `count` partitions by key hash, on `threads` threads,
     /// mapping each source's symbols by its translation first. One store of one source at a time,
     /// each released once dealt, so memory holds at most that store twice. Unkeyed counts go to

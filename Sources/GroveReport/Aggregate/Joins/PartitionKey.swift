@@ -1,36 +1,40 @@
-/// A store key that picks its partition by hash, so that every record of one key, from any
-/// partial state or stage, lands in the same partition and a partition joins on its own.
+/// A store key placed in a partition by the symbol-table shard of one of its symbols, so that
+/// every record of one key, from any partial state or stage, lands in the same partition and a
+/// partition joins on its own. A string's shard is the same in every table of the process, so a
+/// worker's stores, kept apart by shard while it parses (`ShardedPartialState`), move whole into
+/// their partitions.
 protocol PartitionKey {
-    /// A well-mixed hash of the key's symbols (numbers of the one table the partitions share).
-    var partitionHash: UInt64 { get }
+    /// The symbol whose shard places the key.
+    var partitionSymbol: Symbol { get }
 }
 
 extension PartitionKey {
-    /// The partition of `count` this key belongs to.
+    /// The partition of `count` (at most `SymbolTable.shardCount`) this key belongs to: partition
+    /// `p` holds the shards `p`, `p + count`, `p + 2 × count`…
     func partition(of count: Int) -> Int {
-        count == 1 ? 0 : Int(truncatingIfNeeded: (partitionHash >> 32) % UInt64(count))
+        SymbolTable.shard(of: partitionSymbol) % count
     }
 }
 
 extension Symbol: PartitionKey {
-    var partitionHash: UInt64 { UInt64(raw) &* 0x9E37_79B9_7F4A_7C15 }
+    var partitionSymbol: Symbol { self }
 }
 
 extension SymbolPair: PartitionKey {
-    /// By the second symbol alone: a campaign's install then shares its partition with the
-    /// install's units of that campaign (`CampaignUnit`), and stage 1 keeps them at home.
-    var partitionHash: UInt64 { second.partitionHash }
+    /// The second symbol: a campaign's install then shares its partition with the install's units
+    /// of that campaign (`CampaignUnit`), and stage 1 keeps them at home.
+    var partitionSymbol: Symbol { second }
 }
 
 extension UnitKey: PartitionKey {
-    /// By id alone: an install and a customer of the same id may share a partition, harmlessly.
-    var partitionHash: UInt64 { id.partitionHash }
+    /// The id alone: an install and a customer of the same id may share a partition, harmlessly.
+    var partitionSymbol: Symbol { id }
 }
 
 extension CampaignUnit: PartitionKey {
-    /// By unit, not campaign: stage 2 turns an assignment into an exposure of its unit, which then
-    /// stays in its partition for stage 3.
-    var partitionHash: UInt64 { unit.partitionHash }
+    /// The unit, not the campaign: stage 2 turns an assignment into an exposure of its unit, which
+    /// then stays in its partition for stage 3.
+    var partitionSymbol: Symbol { unit.partitionSymbol }
 }
 
 /// One store's records on their way to partitions: each key already in the shared symbol table,

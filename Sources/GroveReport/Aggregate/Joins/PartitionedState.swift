@@ -1,6 +1,6 @@
-/// Partial states merged into partitions by key hash, which the join stages work on apart, on
-/// every thread: only the small per-campaign results meet at the end (`joined`). How many
-/// partitions there are changes no result, only how finely the work is dealt to threads.
+/// Partial states merged into partitions by key (`PartitionKey`), which the join stages work on
+/// apart, on every thread: only the small per-campaign results meet at the end (`joined`). How
+/// many partitions there are changes no result, only how finely the work is dealt to threads.
 struct PartitionedState: Sendable {
     private(set) var symbols = SymbolTable()
     var accounting = Accounting()
@@ -10,30 +10,73 @@ struct PartitionedState: Sendable {
     private var partitions: [JoinPartition] = []
     /// How many threads the merge and the stages run on.
     private let threads: Int
+    /// Whether `symbols` is a worker's table yet (`adopt`).
+    private var hasTable = false
 
-    /// Merges `partials` into `count` partitions on `threads` threads. The symbol tables merge
-    /// into the largest one's, then each partition gathers its records from every partial.
+    /// Merges `partials` into `count` partitions (at most `SymbolTable.shardCount`) on `threads`
+    /// threads. The symbol tables merge into the largest one's, then each partition gathers its
+    /// records from every partial.
     init(merging partials: consuming [PartialState], partitions count: Int, threads: Int) {
         self.threads = threads
         partials.sort { $0.symbols.count < $1.symbols.count }
         var sources: [(JoinPartition, SymbolTranslation?)] = []
-        if var base = partials.popLast() {
-            symbols = take(&base.symbols, SymbolTable())
-            accounting = base.accounting
-            rejects = base.rejects
-            counters = base.exposure.counters
-            totals = base.exposure.totals
-            sources.append((JoinPartition(&base), nil))
-        }
         while var partial = partials.popLast() {
-            let translation = take(&partial.symbols, SymbolTable()).translation(into: &symbols, threads: threads)
-            accounting.merge(partial.accounting)
-            rejects += partial.rejects
+            let translation = adopt(&partial.symbols, accounting: partial.accounting, rejects: partial.rejects)
             counters.merge(partial.exposure.counters, translation, symbols: symbols)
             totals.merge(partial.exposure.totals, symbols: symbols)
             sources.append((JoinPartition(&partial), translation))
         }
-        partitions = JoinPartition.gathered(consume sources, into: max(1, count), threads: threads, symbols: symbols)
+        partitions = JoinPartition.gathered(
+            consume sources, into: Self.partitionCount(count), threads: threads, symbols: symbols)
+    }
+
+    /// Merges the sharded states of `run`'s workers into `count` partitions (at most
+    /// `SymbolTable.shardCount`) on `threads` threads. The symbol tables merge into the largest
+    /// one's; then each partition, on every thread, takes its shards of the largest worker whole
+    /// and merges the other workers' shards of it in.
+    init(merging workers: consuming [ShardedPartialState], partitions count: Int, threads: Int) {
+        self.threads = threads
+        let count = Self.partitionCount(count)
+        workers.sort { $0.symbols.count < $1.symbols.count }
+        // Each partition's shards in merge order, the largest worker's (untranslated) first. Held
+        // here alone: a second reference would make the merge copy the stores it grows.
+        var built = [(shards: [(ShardedPartialState.Shard, SymbolTranslation?)], partition: JoinPartition)](
+            repeating: ([], JoinPartition()), count: count)
+        while var worker = workers.popLast() {
+            let translation = adopt(&worker.symbols, accounting: worker.accounting, rejects: worker.rejects)
+            for number in worker.shards.indices {
+                var shard = take(&worker.shards[number], .init())
+                counters.merge(take(&shard.exposure.counters, .init()), translation, symbols: symbols)
+                totals.merge(shard.exposure.totals, symbols: symbols)
+                built[number % count].shards.append((shard, translation))
+            }
+        }
+        let symbols = self.symbols
+        Parallel.forEach(&built, threads: threads) { _, item in
+            item.partition = JoinPartition(merging: take(&item.shards, []), symbols: symbols)
+        }
+        partitions = built.map(\.partition)
+    }
+
+    /// Takes a worker's symbol table (the first, largest one, as it is) and its accounting and
+    /// rejects. Returns the translation of the worker's symbols into the merged table, nil for
+    /// the first.
+    private mutating func adopt(
+        _ table: inout SymbolTable, accounting: Accounting, rejects: [RejectRecord]
+    ) -> SymbolTranslation? {
+        self.accounting.merge(accounting)
+        self.rejects += rejects
+        defer { hasTable = true }
+        guard hasTable else {
+            symbols = take(&table, SymbolTable())
+            return nil
+        }
+        return take(&table, SymbolTable()).translation(into: &symbols, threads: threads)
+    }
+
+    /// `count` within what the shards allow: a partition holds whole shards.
+    private static func partitionCount(_ count: Int) -> Int {
+        min(max(1, count), SymbolTable.shardCount)
     }
 
     /// Delivers what stage 1 of every partition wrote for another (`JoinPartition.outgoing`) to
