@@ -46,6 +46,19 @@ struct JSONSkipTests {
         #expect(rejectReasonOf(Array(#"{"abcdefgh-1-ijklmnop":1,"abcdefgh-2-ijklmnop":2}"#.utf8)) == "missing_field:type")
     }
 
+    /// A line with more members than the scanner has room for is scanned again with twice the
+    /// room: the members come out whole and in order, escaped keys and values included.
+    @Test func aLineWithMoreMembersThanTheRoomIsScannedWhole() {
+        let metadata = (0..<70).map { #""m\u0065ta\#($0)":"v\u0061l""# }.joined(separator: ",")
+        let line = Array(#"{"type":"link_click",\#(metadata),"clickI\u0064":"c\u0031"}"#.utf8)
+        let members = PlainLineTests.members(line, plain: false)
+        #expect(members?.count == 72)
+        #expect(members?.first == "type string link_click")
+        #expect(members?[1] == "meta0 string ")
+        #expect(members?[70] == "meta69 string ")
+        #expect(members?.last == "clickId string c1")
+    }
+
     func rejectReasonOf(_ line: [UInt8]) -> String? {
         if case .rejected(let reason) = classify(bytes: line) { return reason.text.description }
         return nil

@@ -54,9 +54,12 @@ struct PlainLineTests {
             var scanner = JSONScanner(bytes: bytes, plain: plain)
             var scratch: [UInt8] = []
             var fields: [JSONField] = []
-            guard scanner.parseTopLevel(scratch: &scratch, fields: &fields, names: FieldName.resolver) else { return nil }
+            var count = 0
+            guard scanner.parseTopLevel(scratch: &scratch, fields: &fields, count: &count, names: FieldName.resolver) else {
+                return nil
+            }
             return scratch.withUnsafeBufferPointer { scratch in
-                fields.map { field in
+                fields[..<count].map { field in
                     let text = { String(decoding: ParsedObject.bytes($0, line: bytes, scratch: scratch), as: UTF8.self) }
                     return "\(text(field.key)) \(field.kind) \(field.name == nil ? "" : text(field.value))"
                 }

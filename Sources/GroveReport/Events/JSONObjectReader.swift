@@ -18,6 +18,11 @@ struct JSONField {
     var kind: JSONKind
     /// Unescaped bytes for strings, the literal for numbers, the raw text for anything else.
     var value: ByteSpan
+
+    /// What fills the room of a member list that no member has been written to.
+    static let unused = JSONField(
+        key: ByteSpan(start: 0, count: 0, inScratch: false), name: nil, kind: .null,
+        value: ByteSpan(start: 0, count: 0, inScratch: false))
 }
 
 /// A strict, allocation-free RFC 8259 reader for one NDJSON line whose top level must be an object.
@@ -31,7 +36,9 @@ struct JSONObjectReader {
     static let maximumDepth = 64
 
     var scratch: [UInt8] = []
-    var fields: [JSONField] = []
+    /// The members of the line parsed last are the first `fieldCount`; the rest is room.
+    private var fields = [JSONField](repeating: .unused, count: 32)
+    private var fieldCount = 0
     private let names = FieldName.resolver
     /// For each known field name, the index of its member, or -1.
     var fieldIndexByName = [Int32](repeating: -1, count: FieldName.allCases.count)
@@ -39,25 +46,22 @@ struct JSONObjectReader {
     private var namesSeen: UInt32 = 0
     /// The index of the first member whose key repeats an earlier one, or -1.
     var firstRepeatIndex = -1
-    /// Fingerprints and member indexes of the unknown keys seen so far in the line being checked.
-    private var unknownKeyPrints: [(print: UInt64, index: Int)] = []
     /// Up to this many unknown keys are compared pairwise by fingerprint; more go through a set.
     static let pairwiseUnknownKeyLimit = 32
 
-    init() {
-        fields.reserveCapacity(32)
-    }
+    init() {}
 
     /// Parses `line`; on success the top-level members are available through `withObject`.
     mutating func parse(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
         scratch.removeAll(keepingCapacity: true)
-        fields.removeAll(keepingCapacity: true)
         while namesSeen != 0 {
             fieldIndexByName[namesSeen.trailingZeroBitCount] = -1
             namesSeen &= namesSeen - 1
         }
         var scanner = JSONScanner(bytes: line, plain: PlainLine.check(line))
-        guard scanner.parseTopLevel(scratch: &scratch, fields: &fields, names: names) else { return false }
+        guard scanner.parseTopLevel(scratch: &scratch, fields: &fields, count: &fieldCount, names: names) else {
+            return false
+        }
         indexFields(line)
         return true
     }
@@ -66,7 +70,7 @@ struct JSONObjectReader {
     private mutating func indexFields(_ line: UnsafeBufferPointer<UInt8>) {
         firstRepeatIndex = -1
         var unknownKeys = 0
-        for index in fields.indices {
+        for index in 0..<fieldCount {
             guard let name = fields[index].name else {
                 unknownKeys += 1
                 continue
@@ -86,24 +90,27 @@ struct JSONObjectReader {
     /// other. A handful is compared pairwise by a fingerprint of length and end words, bytes only
     /// when fingerprints match; a line with very many goes through a set.
     private mutating func findRepeatedUnknownKey(_ line: UnsafeBufferPointer<UInt8>) {
-        let end = firstRepeatIndex < 0 ? fields.count : firstRepeatIndex
-        unknownKeyPrints.removeAll(keepingCapacity: true)
-        let finished: Bool = scratch.withUnsafeBufferPointer { scratchBytes in
-            for index in 0..<end where fields[index].name == nil {
-                guard unknownKeyPrints.count < Self.pairwiseUnknownKeyLimit else { return false }
-                let key = ParsedObject.bytes(fields[index].key, line: line, scratch: scratchBytes)
-                let print = Self.fingerprint(key)
-                for earlier in unknownKeyPrints where earlier.print == print {
-                    if ParsedObject.equal(key, ParsedObject.bytes(fields[earlier.index].key, line: line, scratch: scratchBytes)) {
-                        firstRepeatIndex = index
-                        return true
+        let end = firstRepeatIndex < 0 ? fieldCount : firstRepeatIndex
+        let limit = Self.pairwiseUnknownKeyLimit
+        // The repeating member's index, -1 for none, nil for more unknown keys than the limit.
+        let repeated: Int? = withObject(line) { object in
+            withUnsafeTemporaryAllocation(of: (print: UInt64, index: Int).self, capacity: limit) { prints in
+                var count = 0
+                for index in 0..<end where object.fields[index].name == nil {
+                    guard count < limit else { return nil }
+                    let key = object.key(at: index)
+                    let print = Self.fingerprint(key)
+                    for earlier in prints[..<count] where earlier.print == print {
+                        if ParsedObject.equal(key, object.key(at: earlier.index)) { return index }
                     }
+                    prints.initializeElement(at: count, to: (print, index))
+                    count += 1
                 }
-                unknownKeyPrints.append((print, index))
+                return -1
             }
-            return true
         }
-        if !finished { findRepeatedUnknownKeyWithSet(line, end: end) }
+        guard let repeated else { return findRepeatedUnknownKeyWithSet(line, end: end) }
+        if repeated >= 0 { firstRepeatIndex = repeated }
     }
 
     /// Length, first and last eight bytes: distinct for nearly all distinct short keys.
@@ -114,16 +121,11 @@ struct JSONObjectReader {
     }
 
     private mutating func findRepeatedUnknownKeyWithSet(_ line: UnsafeBufferPointer<UInt8>, end: Int) {
-        var seen = Set<ByteString>()
-        scratch.withUnsafeBufferPointer { scratchBytes in
-            for index in 0..<end where fields[index].name == nil {
-                let key = ByteString(ParsedObject.bytes(fields[index].key, line: line, scratch: scratchBytes))
-                if !seen.insert(key).inserted {
-                    firstRepeatIndex = index
-                    return
-                }
-            }
+        let repeated = withObject(line) { object in
+            var seen = Set<ByteString>()
+            return (0..<end).first { object.fields[$0].name == nil && !seen.insert(ByteString(object.key(at: $0))).inserted }
         }
+        if let repeated { firstRepeatIndex = repeated }
     }
 
     /// Calls `body` with a view of the object parsed last from `line`.
@@ -134,7 +136,8 @@ struct JSONObjectReader {
             try fields.withUnsafeBufferPointer { fieldList in
                 try fieldIndexByName.withUnsafeBufferPointer { indexByName in
                     try body(ParsedObject(
-                        line: line, scratch: scratchBytes, fields: fieldList, fieldIndexByName: indexByName,
+                        line: line, scratch: scratchBytes, fields: UnsafeBufferPointer(rebasing: fieldList[..<fieldCount]),
+                        fieldIndexByName: indexByName,
                         firstRepeatIndex: firstRepeatIndex))
                 }
             }
@@ -198,12 +201,42 @@ struct JSONScanner {
         return true
     }
 
-    mutating func parseTopLevel(scratch: inout [UInt8], fields: inout [JSONField], names: FieldName.Resolver) -> Bool {
+    /// Parses the line's top-level object: its members go to the front of `fields`, `count` of
+    /// them. `fields` is room, not a list: written through one buffer, a member costs a store, not
+    /// the uniqueness check of an append. A line with more members than the room is parsed again
+    /// once the room has doubled.
+    mutating func parseTopLevel(
+        scratch: inout [UInt8], fields: inout [JSONField], count: inout Int, names: FieldName.Resolver
+    ) -> Bool {
+        let start = self
+        let scratchCount = scratch.count
+        while true {
+            let outcome = fields.withUnsafeMutableBufferPointer { room in
+                parseMembers(into: room, count: &count, scratch: &scratch, names: names)
+            }
+            guard let parsed = outcome else {
+                self = start
+                scratch.removeSubrange(scratchCount...)
+                fields += repeatElement(.unused, count: max(fields.count, 16))
+                continue
+            }
+            return parsed
+        }
+    }
+
+    /// The member loop of `parseTopLevel`: whether the line is an object, or nil when its members
+    /// outnumber `room`.
+    private mutating func parseMembers(
+        into room: UnsafeMutableBufferPointer<JSONField>, count: inout Int, scratch: inout [UInt8],
+        names: FieldName.Resolver
+    ) -> Bool? {
+        count = 0
         skipWhitespace()
         guard consume(UInt8(ascii: "{")) else { return false }
         skipWhitespace()
         if !consume(UInt8(ascii: "}")) {
             while true {
+                guard count < room.count else { return nil }
                 skipWhitespace()
                 guard let key = parseString(scratch: &scratch) else { return false }
                 let name = key.inScratch
@@ -216,11 +249,12 @@ struct JSONScanner {
                     // Nothing reads the value of a key the tables do not name but its kind (for
                     // the allowlists' null rule): validate it without copying escapes anywhere.
                     guard let kind = skipValue(depth: 1) else { return false }
-                    fields.append(JSONField(key: key, name: nil, kind: kind, value: ByteSpan(start: 0, count: 0, inScratch: false)))
+                    room[count] = JSONField(key: key, name: nil, kind: kind, value: ByteSpan(start: 0, count: 0, inScratch: false))
                 } else {
                     guard let (kind, value) = parseValue(depth: 1, scratch: &scratch) else { return false }
-                    fields.append(JSONField(key: key, name: name, kind: kind, value: value))
+                    room[count] = JSONField(key: key, name: name, kind: kind, value: value)
                 }
+                count += 1
                 skipWhitespace()
                 if consume(UInt8(ascii: ",")) { continue }
                 guard consume(UInt8(ascii: "}")) else { return false }
