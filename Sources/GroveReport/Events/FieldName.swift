@@ -71,15 +71,12 @@ enum FieldName: UInt8, CaseIterable, Sendable {
         /// by search; `FieldNameTests` checks it still holds).
         private static let multiplier: UInt64 = 0x5892_A36A_2523_30ED
 
-        /// Each slot of the perfect hash table: its name's key (length, first and last eight
-        /// bytes, which tell keys of at most 16 bytes apart without a call to `memcmp`) and the
-        /// name; an empty slot has length 0, which no key looked up has.
+        /// Each slot of the perfect hash table: its name's key and the name; an empty slot has
+        /// `ShortKey.none`, which no key looked up matches.
         private let entries: [Entry]
 
         private struct Entry: Sendable {
-            var count = 0
-            var head: UInt64 = 0
-            var tail: UInt64 = 0
+            var key = ShortKey.none
             var name: FieldName?
         }
 
@@ -90,7 +87,7 @@ enum FieldName: UInt8, CaseIterable, Sendable {
                 let head = SymbolTable.littleEndianWord(key)
                 let slot = Self.slot(head: head, count: key.count)
                 precondition(entries[slot].name == nil, "FieldName.Resolver.multiplier no longer separates the keys")
-                entries[slot] = Entry(count: key.count, head: head, tail: SymbolTable.tailWord(key), name: name)
+                entries[slot] = Entry(key: ShortKey(key, head: head), name: name)
             }
             self.entries = entries
         }
@@ -101,7 +98,7 @@ enum FieldName: UInt8, CaseIterable, Sendable {
             guard bytes.count >= 2, bytes.count <= 13 else { return nil }
             let head = SymbolTable.littleEndianWord(bytes)
             let entry = entries[Self.slot(head: head, count: bytes.count)]
-            guard entry.count == bytes.count, entry.head == head, entry.tail == SymbolTable.tailWord(bytes) else { return nil }
+            guard entry.key.matches(bytes, head: head) else { return nil }
             return entry.name
         }
 

@@ -113,11 +113,10 @@ struct JSONObjectReader {
         if repeated >= 0 { firstRepeatIndex = repeated }
     }
 
-    /// Length, first and last eight bytes: distinct for nearly all distinct short keys.
-    private static func fingerprint(_ key: UnsafeBufferPointer<UInt8>) -> UInt64 {
-        let first = SymbolTable.littleEndianWord(key)
-        let last = SymbolTable.tailWord(key)
-        return (first &* 0x9E37_79B9_7F4A_7C15) ^ last ^ UInt64(truncatingIfNeeded: key.count) << 57
+    /// A key's `ShortKey` folded into one word: distinct for nearly all distinct short keys.
+    private static func fingerprint(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        let key = ShortKey(bytes)
+        return (key.head &* 0x9E37_79B9_7F4A_7C15) ^ key.tail ^ UInt64(truncatingIfNeeded: key.count) << 57
     }
 
     private mutating func findRepeatedUnknownKeyWithSet(_ line: UnsafeBufferPointer<UInt8>, end: Int) {

@@ -202,13 +202,6 @@ struct SymbolTable: Sendable {
         }
     }
 
-    /// The last eight bytes of a string longer than eight, else 0: with its length and first
-    /// word, it tells strings of at most 16 bytes apart without a call to `memcmp`.
-    @inline(__always)
-    static func tailWord(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
-        bytes.count > 8 ? littleEndianWord(UnsafeBufferPointer(rebasing: bytes[(bytes.count - 8)...])) : 0
-    }
-
     private static func mix(_ value: UInt64) -> UInt64 {
         var x = value
         x ^= x >> 33

@@ -10,8 +10,6 @@ struct PartitionedState: Sendable {
     private var partitions: [JoinPartition] = []
     /// How many threads the merge and the stages run on.
     private let threads: Int
-    /// Whether `symbols` is a worker's table yet (`adopt`).
-    private var hasTable = false
 
     /// Merges `partials` into `count` partitions (at most `SymbolTable.shardCount`) on `threads`
     /// threads. The symbol tables merge into the largest one's, then each partition gathers its
@@ -21,7 +19,8 @@ struct PartitionedState: Sendable {
         partials.sort { $0.symbols.count < $1.symbols.count }
         var sources: [(JoinPartition, SymbolTranslation?)] = []
         while var partial = partials.popLast() {
-            let translation = adopt(&partial.symbols, accounting: partial.accounting, rejects: partial.rejects)
+            let translation = adopt(
+                &partial.symbols, first: sources.isEmpty, accounting: partial.accounting, rejects: partial.rejects)
             counters.merge(partial.exposure.counters, translation, symbols: symbols)
             totals.merge(partial.exposure.totals, symbols: symbols)
             sources.append((JoinPartition(&partial), translation))
@@ -43,7 +42,9 @@ struct PartitionedState: Sendable {
         var built = [(shards: [(ShardedPartialState.Shard, SymbolTranslation?)], partition: JoinPartition)](
             repeating: ([], JoinPartition()), count: count)
         while var worker = workers.popLast() {
-            let translation = adopt(&worker.symbols, accounting: worker.accounting, rejects: worker.rejects)
+            // The first worker is the one before any shard was taken.
+            let translation = adopt(
+                &worker.symbols, first: built[0].shards.isEmpty, accounting: worker.accounting, rejects: worker.rejects)
             for number in worker.shards.indices {
                 var shard = take(&worker.shards[number], .init())
                 counters.merge(take(&shard.exposure.counters, .init()), translation, symbols: symbols)
@@ -58,16 +59,15 @@ struct PartitionedState: Sendable {
         partitions = built.map(\.partition)
     }
 
-    /// Takes a worker's symbol table (the first, largest one, as it is) and its accounting and
+    /// Takes a worker's symbol table (the `first`, largest one, as it is) and its accounting and
     /// rejects. Returns the translation of the worker's symbols into the merged table, nil for
     /// the first.
     private mutating func adopt(
-        _ table: inout SymbolTable, accounting: Accounting, rejects: [RejectRecord]
+        _ table: inout SymbolTable, first: Bool, accounting: Accounting, rejects: [RejectRecord]
     ) -> SymbolTranslation? {
         self.accounting.merge(accounting)
         self.rejects += rejects
-        defer { hasTable = true }
-        guard hasTable else {
+        guard !first else {
             symbols = take(&table, SymbolTable())
             return nil
         }
