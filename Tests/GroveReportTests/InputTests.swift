@@ -5,24 +5,35 @@ import Testing
 /// docs/INPUTS.md: files, directories, stdin, gzip members and faults, line endings.
 struct InputTests {
     /// Splits a byte stream fed in chunks of `chunk` bytes; returns (text or "TOO_LONG", number, offset).
+    /// A line's bytes are read only once the splitter has returned, as a batch of lines is
+    /// (`FileProcessor`): the splitter promises them until it is next fed or finished.
     func split(_ bytes: [UInt8], chunk: Int = 7, complete: Bool = true, limit: Int = 1_048_576) -> [(String, Int, Int)] {
         var splitter = LineSplitter(maximumLineLength: limit)
         var lines: [(String, Int, Int)] = []
-        let collect: (SplitLine) -> Void = { line in
-            switch line {
-            case .line(let content, let number, let offset):
-                lines.append((String(decoding: content, as: UTF8.self), number, offset))
-            case .tooLong(let number, let offset):
-                lines.append(("TOO_LONG", number, offset))
+        var held: [SplitLine] = []
+        let hold: (SplitLine) -> Void = { held.append($0) }
+        let readHeld = {
+            for line in held {
+                switch line {
+                case .line(let content, let number, let offset):
+                    lines.append((String(decoding: content, as: UTF8.self), number, offset))
+                case .tooLong(let number, let offset):
+                    lines.append(("TOO_LONG", number, offset))
+                }
             }
+            held = []
         }
         var start = 0
         while start < bytes.count {
             let end = min(start + chunk, bytes.count)
-            bytes[start..<end].withUnsafeBufferPointer { splitter.feed($0, collect) }
+            bytes[start..<end].withUnsafeBufferPointer {
+                splitter.feed($0, hold)
+                readHeld()
+            }
             start = end
         }
-        splitter.finish(complete: complete, collect)
+        splitter.finish(complete: complete, hold)
+        readHeld()
         return lines
     }
 

@@ -16,7 +16,9 @@ struct ShardedPartialState: WorkerState {
         var attribution = AttributionState()
         var exposure = ExposureState()
 
-        func prefetch(_ event: Event) {
+        /// Mutating only so that the shard is reached in place: a non-mutating call would copy
+        /// it out of the inline array, a retain and release of each of its stores.
+        mutating func prefetch(_ event: Event) {
             if event.isAttribution {
                 attribution.prefetch(event)
             } else {

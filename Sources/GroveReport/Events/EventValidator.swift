@@ -190,30 +190,100 @@ enum EmailNormalizer {
     }
 }
 
-/// Classifies one line into its accounting bucket; keep one per thread to reuse its buffers.
+/// Classifies lines into their accounting buckets, a batch at a time; keep one per thread to
+/// reuse its buffers.
+///
+/// Why batches: an id with millions of distinct values misses the cache three times when it is
+/// interned (its slot, its entry, its bytes), each read waiting for the one before. `prepare`
+/// parses the lines of a batch and asks for each line's slots as it parses it, for its entries
+/// two lines later and for its bytes two lines after that; the last lines' bytes are asked for
+/// while the first lines are classified. Each read thus has a couple of lines of work to arrive
+/// in. The lines are still validated, interned and reported one by one, in order.
 struct LineClassifier {
-    private var reader = JSONObjectReader()
+    /// The fields holding ids with millions of distinct values, whose interning misses the cache.
+    private static let manyValuedIDs: [FieldName] = [.installId, .customerId, .clickId, .openId]
+    /// Lines of work between one step of bringing an id into the cache and the next.
+    private static let distance = 2
 
-    init() {}
+    /// Held inline, so that a reader is reached in place: an array's getter would copy it, a
+    /// retain and release of each of its buffers a line.
+    private var readers = LineBatch.PerLine<JSONObjectReader>(repeating: JSONObjectReader())
+    /// Whether each line of the batch parsed.
+    private var parsed = LineBatch.PerLine<Bool>(repeating: false)
+    /// The ids of the batch on their way into the cache, line after line, room for every id of
+    /// `manyValuedIDs` in each line; line `i`'s are `firstID[i]..<firstID[i + 1]`.
+    private var pending = InlineArray<32, SymbolTable.Pending>(repeating: SymbolTable.Pending())
+    private var firstID = InlineArray<9, Int>(repeating: 0)
+    private var lineCount = 0
+    /// The lines whose ids' bytes have been asked for.
+    private var bytesAskedFor = 0
 
-    /// The outcome of a line no longer than the limit, without its line ending; the strings an
+    init() {
+        precondition(pending.count >= LineBatch.capacity * Self.manyValuedIDs.count, "room for every id of a batch")
+        precondition(firstID.count > LineBatch.capacity, "an end for every line of a batch")
+    }
+
+    /// The outcome of one line no longer than the limit, without its line ending; the strings an
     /// accepted event keeps are interned into `symbols`.
     mutating func classify(_ line: UnsafeBufferPointer<UInt8>, _ symbols: inout SymbolTable) -> LineOutcome {
-        if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return .ignored(.blank) }
-        guard reader.parse(line) else { return .rejected(.invalidJSON) }
-        return reader.withObject(line) { object in
-            if let key = object.firstRepeatedKey() { return .rejected(.duplicateKey(EmailMask.apply(key))) }
-            // The ids with millions of distinct values, whose interning misses the cache: their
-            // slots are read while the line is validated (whether or not it passes).
-            let fields = FieldReader(object: object)
-            for name in [FieldName.installId, .customerId, .clickId, .openId] {
-                if let id = try? fields.stringBytes(name) { symbols.prefetch(id) }
+        var batch = LineBatch()
+        batch.append(line, number: 1, offset: 0)
+        prepare(batch, &symbols)
+        return outcome(ofLine: 0, line, &symbols)
+    }
+
+    /// Parses the lines of a batch and starts bringing the ids they will intern into the cache;
+    /// `outcome(ofLine:_:_:)` then classifies each, in order. The lines must stay valid until then.
+    mutating func prepare(_ batch: LineBatch, _ symbols: inout SymbolTable) {
+        lineCount = batch.count
+        for index in 0..<lineCount {
+            let line = batch.line(index)
+            var next = firstID[index]
+            parsed[index] = !Self.isBlank(line) && readers[index].parse(line)
+            if parsed[index] {
+                for name in Self.manyValuedIDs {
+                    if let id = readers[index].unescapedString(name, in: line) {
+                        pending[next] = symbols.prefetch(id)
+                        next += 1
+                    }
+                }
             }
+            firstID[index + 1] = next
+            if index >= Self.distance { askForEntries(ofLine: index - Self.distance, &symbols) }
+            if index >= 2 * Self.distance { askForBytes(ofLine: index - 2 * Self.distance, &symbols) }
+        }
+        for index in max(0, lineCount - Self.distance)..<lineCount { askForEntries(ofLine: index, &symbols) }
+        bytesAskedFor = max(0, lineCount - 2 * Self.distance)
+    }
+
+    private mutating func askForEntries(ofLine index: Int, _ symbols: inout SymbolTable) {
+        for id in firstID[index]..<firstID[index + 1] { symbols.prefetchEntry(&pending[id]) }
+    }
+
+    private func askForBytes(ofLine index: Int, _ symbols: inout SymbolTable) {
+        for id in firstID[index]..<firstID[index + 1] { symbols.prefetchBytes(pending[id]) }
+    }
+
+    /// The outcome of line `index` of the batch `prepare` was given last; the strings an accepted
+    /// event keeps are interned into `symbols`.
+    mutating func outcome(ofLine index: Int, _ line: UnsafeBufferPointer<UInt8>, _ symbols: inout SymbolTable) -> LineOutcome {
+        if bytesAskedFor < lineCount {
+            askForBytes(ofLine: bytesAskedFor, &symbols)
+            bytesAskedFor += 1
+        }
+        if Self.isBlank(line) { return .ignored(.blank) }
+        guard parsed[index] else { return .rejected(.invalidJSON) }
+        return readers[index].withObject(line) { object in
+            if let key = object.firstRepeatedKey() { return .rejected(.duplicateKey(EmailMask.apply(key))) }
             do throws(RejectReason) {
                 return try EventValidator.validate(object, &symbols)
             } catch {
                 return .rejected(error)
             }
         }
+    }
+
+    private static func isBlank(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+        line.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
     }
 }

@@ -93,7 +93,7 @@ struct JSONObjectReader {
         let end = firstRepeatIndex < 0 ? fieldCount : firstRepeatIndex
         let limit = Self.pairwiseUnknownKeyLimit
         // The repeating member's index, -1 for none, nil for more unknown keys than the limit.
-        let repeated: Int? = withObject(line) { object in
+        let repeated: Int? = view(line) { object in
             withUnsafeTemporaryAllocation(of: (print: UInt64, index: Int).self, capacity: limit) { prints in
                 var count = 0
                 for index in 0..<end where object.fields[index].name == nil {
@@ -120,15 +120,35 @@ struct JSONObjectReader {
     }
 
     private mutating func findRepeatedUnknownKeyWithSet(_ line: UnsafeBufferPointer<UInt8>, end: Int) {
-        let repeated = withObject(line) { object in
+        let repeated = view(line) { object in
             var seen = Set<ByteString>()
             return (0..<end).first { object.fields[$0].name == nil && !seen.insert(ByteString(object.key(at: $0))).inserted }
         }
         if let repeated { firstRepeatIndex = repeated }
     }
 
-    /// Calls `body` with a view of the object parsed last from `line`.
-    func withObject<Result>(
+    /// The bytes in `line` of the known member `name` of the object parsed last, when it is a
+    /// string without escapes; nil otherwise. For hints, which may pass over the rare escaped
+    /// string. Mutating only so that a reader held in an inline array is reached in place.
+    mutating func unescapedString(_ name: FieldName, in line: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8>? {
+        let index = Int(fieldIndexByName[Int(name.rawValue)])
+        guard index >= 0 else { return nil }
+        let field = fields[index]
+        guard field.kind == .string, !field.value.inScratch else { return nil }
+        return UnsafeBufferPointer(rebasing: line[field.value.start..<(field.value.start + field.value.count)])
+    }
+
+    /// Calls `body` with a view of the object parsed last from `line`. Mutating only so that a
+    /// reader held in an inline array (`LineClassifier`) is reached in place, not copied with a
+    /// retain and release of each of its buffers.
+    mutating func withObject<Result>(
+        _ line: UnsafeBufferPointer<UInt8>, _ body: (ParsedObject) throws -> Result
+    ) rethrows -> Result {
+        try view(line, body)
+    }
+
+    /// `withObject` for the reader's own use.
+    private func view<Result>(
         _ line: UnsafeBufferPointer<UInt8>, _ body: (ParsedObject) throws -> Result
     ) rethrows -> Result {
         try scratch.withUnsafeBufferPointer { scratchBytes in

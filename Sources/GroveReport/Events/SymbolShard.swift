@@ -37,6 +37,27 @@ struct SymbolShard: Sendable {
         }
     }
 
+    /// Reads the slots a probe for `hash` passes (asked for by `prefetch(hash:)`) up to the first
+    /// string whose hash bits match, and asks for its entry in `starts`: the number of that
+    /// string, which is most likely the one to be interned, or nil when none matches.
+    mutating func prefetchEntry(hash: UInt64) -> UInt32? {
+        guard let number = walk(hash: hash, accepting: { _ in true }).number else { return nil }
+        starts.withUnsafeBufferPointer { grove_prefetch($0.baseAddress! + Int(number)) }
+        return number
+    }
+
+    /// Reads the entry of string `number` (asked for by `prefetchEntry`) and asks for the cache
+    /// lines of its bytes, which a probe compares.
+    mutating func prefetchBytes(_ number: UInt32) {
+        let index = Int(number)
+        let (start, end) = (Int(starts[index]), Int(starts[index + 1]))
+        guard end > start else { return }
+        arena.withUnsafeBufferPointer { arena in
+            grove_prefetch(arena.baseAddress! + start)
+            grove_prefetch(arena.baseAddress! + end - 1)
+        }
+    }
+
     /// The number of `bytes` when the shard holds them.
     func lookup(_ bytes: UnsafeBufferPointer<UInt8>, hash: UInt64) -> UInt32? {
         probe(bytes, hash: hash).number
@@ -75,6 +96,13 @@ struct SymbolShard: Sendable {
 
     /// The slot holding `bytes`' number, or the empty slot where it belongs.
     private func probe(_ bytes: UnsafeBufferPointer<UInt8>, hash: UInt64) -> (index: Int, number: UInt32?) {
+        walk(hash: hash) { equals(Int($0), bytes) }
+    }
+
+    /// Walks the slots of `hash` from the first: the slot of the first string whose hash bits
+    /// match and which `accepts` takes, with its number, or the empty slot that ends the walk.
+    @inline(__always)
+    private func walk(hash: UInt64, accepting accepts: (UInt32) -> Bool) -> (index: Int, number: UInt32?) {
         slots.withUnsafeBufferPointer { slots in
             let mask = slots.count - 1
             let hashBits = Self.slot(hash: hash, number: 0) & Self.hashBitsMask
@@ -83,7 +111,7 @@ struct SymbolShard: Sendable {
                 let slot = slots[index]
                 if slot & Self.hashBitsMask == hashBits {
                     let candidate = UInt32(truncatingIfNeeded: slot) - 1
-                    if equals(Int(candidate), bytes) { return (index, candidate) }
+                    if accepts(candidate) { return (index, candidate) }
                 }
                 index = (index + 1) & mask
             }

@@ -60,14 +60,35 @@ struct SymbolTable: Sendable {
         return symbol
     }
 
-    /// Starts reading the slot that interning `bytes` will probe first: in a table of millions of
-    /// strings that read is a cache miss, which then overlaps with the validation of the line.
+    /// A string that is about to be interned, on its way into the cache in three steps, each
+    /// taken for several lines before the next (`LineClassifier`): in a table of millions of
+    /// strings, its slot, its entry in `starts` and its bytes are each a cache miss, and each
+    /// read depends on the one before.
+    struct Pending {
+        fileprivate var hash: UInt64 = 0
+        fileprivate var shard = 0
+        /// The string the slots point at, once `prefetchEntry` has read them.
+        fileprivate var candidate: UInt32?
+    }
+
+    /// Step one: hashes `bytes` and asks for the slot that interning them will probe first.
     ///
     /// Mutating only so that the shard is reached in place: read through the array's getter, it
     /// would be copied, four retains and releases each time.
-    mutating func prefetch(_ bytes: UnsafeBufferPointer<UInt8>) {
+    mutating func prefetch(_ bytes: UnsafeBufferPointer<UInt8>) -> Pending {
         let (hash, shard) = place(bytes)
         shards[shard].prefetch(hash: hash)
+        return Pending(hash: hash, shard: shard)
+    }
+
+    /// Step two: reads the slot and asks for the entry of the string it points at.
+    mutating func prefetchEntry(_ pending: inout Pending) {
+        pending.candidate = shards[pending.shard].prefetchEntry(hash: pending.hash)
+    }
+
+    /// Step three: reads that entry and asks for the string's bytes.
+    mutating func prefetchBytes(_ pending: Pending) {
+        if let candidate = pending.candidate { shards[pending.shard].prefetchBytes(candidate) }
     }
 
     /// The symbol of `string` when it was interned, without adding it.

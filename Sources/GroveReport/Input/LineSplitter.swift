@@ -4,7 +4,8 @@ import Glibc
 
 /// One line of an input, as the splitter hands it on.
 enum SplitLine {
-    /// A line without its `\n`, trailing `\r` or leading BOM; valid only during the callback.
+    /// A line without its `\n`, trailing `\r` or leading BOM; its bytes stay valid until the
+    /// splitter is next fed or finished, so that lines can be batched within a chunk.
     case line(UnsafeBufferPointer<UInt8>, number: Int, offset: Int)
     /// A line over the limit, detected without holding it.
     case tooLong(number: Int, offset: Int)
@@ -23,6 +24,8 @@ struct LineSplitter {
     private let maximumLength: Int
     /// The start of a line that continues into the next chunk.
     private var carry: [UInt8] = []
+    /// The last line emitted from `carry`, kept until the next one is.
+    private var carried: [UInt8] = []
     /// Bytes of the current line so far, including carried ones and ones skipped as too long.
     private var currentLength = 0
     private var lineNumber = 0
@@ -56,14 +59,15 @@ struct LineSplitter {
 
     private mutating func releaseBOMPrefix(_ emit: (SplitLine) -> Void) {
         bomChecked = true
-        var prefix = bomPrefix
-        bomPrefix = []
-        if prefix.starts(with: Self.byteOrderMark) {
-            prefix.removeFirst(Self.byteOrderMark.count)
+        var start = 0
+        if bomPrefix.starts(with: Self.byteOrderMark) {
+            start = Self.byteOrderMark.count
             streamOffset = Self.byteOrderMark.count
             currentLength = 0
         }
-        prefix.withUnsafeBufferPointer { split($0, emit) }
+        // The lines split from the prefix point into it: it is kept with the splitter.
+        let prefix = bomPrefix
+        prefix.withUnsafeBufferPointer { split(UnsafeBufferPointer(rebasing: $0[start...]), emit) }
     }
 
     private mutating func split(_ chunk: UnsafeBufferPointer<UInt8>, _ emit: (SplitLine) -> Void) {
@@ -105,8 +109,9 @@ struct LineSplitter {
 
     private mutating func emitCarried(_ emit: (SplitLine) -> Void) {
         let length = currentLength
-        carry.withUnsafeBufferPointer { emitLine($0, length: length, emit) }
+        swap(&carry, &carried)
         carry.removeAll(keepingCapacity: carry.capacity <= 1 << 16)
+        carried.withUnsafeBufferPointer { emitLine($0, length: length, emit) }
     }
 
     private mutating func emitLine(_ bytes: UnsafeBufferPointer<UInt8>, length: Int, _ emit: (SplitLine) -> Void) {

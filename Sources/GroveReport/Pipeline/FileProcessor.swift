@@ -6,6 +6,8 @@ import Foundation
 /// One per worker thread: it reuses its JSON buffers across lines and files.
 struct FileProcessor {
     private var classifier = LineClassifier()
+    /// The lines read but not yet classified: at most a batch, all of one chunk.
+    private var batch = LineBatch()
     private var lookahead = EventLookahead()
     private let reader: DecompressingReader
     private let rejectsRaw: Bool
@@ -37,11 +39,13 @@ struct FileProcessor {
             splitter.feed(chunk) { line in
                 record(line, of: file, into: &state, rejects: rejects, error: &spoolError)
             }
+            classifyBatch(of: file, into: &state, rejects: rejects, error: &spoolError)
             progress?.addChunk(bytes: chunk.count, events: state.accounting.acceptedTotal - acceptedBefore)
         }
         splitter.finish(complete: error == nil) { line in
             record(line, of: file, into: &state, rejects: rejects, error: &spoolError)
         }
+        classifyBatch(of: file, into: &state, rejects: rejects, error: &spoolError)
         lookahead.flush(into: &state)
         state.accounting.files += 1
         state.accounting.bytes.read += counts.read
@@ -71,31 +75,54 @@ struct FileProcessor {
         }
     }
 
-    /// Puts one line in its bucket; keeps the first spool error to throw once the file is done.
+    /// Adds one line to the batch, classifying the batch once it is full; a line too long is
+    /// rejected at once, after the lines before it.
     private mutating func record<State: WorkerState>(
         _ split: SplitLine, of file: InputFile, into state: inout State, rejects: (any RejectSink)?,
         error: inout OutputError?
     ) {
-        let rejected: RejectRecord
         switch split {
-        case .tooLong(let number, let offset):
-            state.accounting.countRejection(.lineTooLong)
-            rejected = RejectRecord(file: file.displayName, line: number, offset: offset, reason: .lineTooLong)
         case .line(let bytes, let number, let offset):
-            let outcome = classifier.classify(bytes, &state.symbols)
+            batch.append(bytes, number: number, offset: offset)
+            if batch.isFull { classifyBatch(of: file, into: &state, rejects: rejects, error: &error) }
+        case .tooLong(let number, let offset):
+            classifyBatch(of: file, into: &state, rejects: rejects, error: &error)
+            state.accounting.countRejection(.lineTooLong)
+            spool(RejectRecord(file: file.displayName, line: number, offset: offset, reason: .lineTooLong),
+                  into: &state, rejects: rejects, error: &error)
+        }
+    }
+
+    /// Classifies the lines of the batch and puts each in its bucket, in order.
+    private mutating func classifyBatch<State: WorkerState>(
+        of file: InputFile, into state: inout State, rejects: (any RejectSink)?, error: inout OutputError?
+    ) {
+        guard !batch.isEmpty else { return }
+        classifier.prepare(batch, &state.symbols)
+        for index in 0..<batch.count {
+            let bytes = batch.line(index)
+            let outcome = classifier.outcome(ofLine: index, bytes, &state.symbols)
             state.accounting.count(outcome)
             switch outcome {
             case .accepted(let event):
                 lookahead.add(event, to: &state)
-                return
             case .ignored:
-                return
+                break
             case .rejected(let reason):
-                rejected = RejectRecord(
-                    file: file.displayName, line: number, offset: offset, reason: reason,
+                let rejected = RejectRecord(
+                    file: file.displayName, line: batch.number(index), offset: batch.offset(index), reason: reason,
                     raw: rejectsRaw ? RawLineRedactor.redact(bytes) : nil)
+                spool(rejected, into: &state, rejects: rejects, error: &error)
             }
         }
+        batch.removeAll()
+    }
+
+    /// Writes a rejected line to the spool, or to `state.rejects` without one; keeps the first
+    /// spool error to throw once the file is done.
+    private func spool<State: WorkerState>(
+        _ rejected: RejectRecord, into state: inout State, rejects: (any RejectSink)?, error: inout OutputError?
+    ) {
         guard let rejects else {
             state.rejects.append(rejected)
             return
