@@ -39,6 +39,42 @@ struct LineSplitter {
         self.maximumLength = maximumLineLength
     }
 
+    /// A splitter for a `LineBlock`, which goes on where the block was cut from its stream.
+    init(continuing block: LineBlock, maximumLineLength: Int = LineSplitter.maximumLineLength) {
+        self.maximumLength = maximumLineLength
+        lineNumber = block.linesBefore
+        lineOffset = block.firstLineOffset
+        streamOffset = block.streamOffset
+        bomChecked = true
+    }
+
+    /// Takes the whole lines that `chunk` completes, with the line carried into it, as a block
+    /// another splitter can split the same way (`init(continuing:)`), and keeps the rest as if
+    /// fed. Nil, and nothing taken, while the start of the stream is checked for a BOM, while
+    /// the current line is over the limit, or when `chunk` ends no line.
+    mutating func cutBlock(_ chunk: UnsafeBufferPointer<UInt8>, file: Int) -> LineBlock? {
+        guard bomChecked, currentLength <= maximumLength, !chunk.isEmpty,
+              let end = Self.lastNewline(in: chunk)
+        else { return nil }
+        var bytes = carry
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: chunk[...end]))
+        var lines = 0
+        var start = 0
+        while start <= end, let newline = Self.firstNewline(in: chunk, from: start), newline <= end {
+            lines += 1
+            start = newline + 1
+        }
+        let block = LineBlock(
+            file: file, bytes: bytes, linesBefore: lineNumber, streamOffset: streamOffset - carry.count,
+            firstLineOffset: lineOffset)
+        lineNumber += lines
+        carry.removeAll(keepingCapacity: true)
+        streamOffset += end + 1
+        beginLine(at: streamOffset)
+        split(UnsafeBufferPointer(rebasing: chunk[(end + 1)...])) { _ in }
+        return block
+    }
+
     /// Splits the next chunk of the stream.
     mutating func feed(_ chunk: UnsafeBufferPointer<UInt8>, _ emit: (SplitLine) -> Void) {
         guard bomChecked else {
@@ -89,6 +125,11 @@ struct LineSplitter {
             beginLine(at: streamOffset)
             start = newline + 1
         }
+    }
+
+    /// The last `\n` of a chunk: a line's length from its end, as lines are short.
+    private static func lastNewline(in chunk: UnsafeBufferPointer<UInt8>) -> Int? {
+        chunk.lastIndex(of: 0x0A)
     }
 
     private static func firstNewline(in chunk: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {

@@ -27,19 +27,35 @@ struct FileProcessor {
     }
 
     /// Adds every line of `file` to `state`, and its rejects to the `rejects` spool, or to
-    /// `state.rejects` without one.
+    /// `state.rejects` without one. With `sharing`, whole lines go to a worker waiting for work
+    /// whenever one does; returns the number of reject segments the file's rejects then take.
+    @discardableResult
     mutating func process<State: WorkerState>(
-        _ file: InputFile, into state: inout State, rejects: (any RejectSink)?
-    ) throws(OutputError) {
+        _ file: InputFile, into state: inout State, rejects: (any RejectSink)?, sharing: FileSharing? = nil
+    ) throws(OutputError) -> Int {
         var splitter = LineSplitter()
         var spoolError: OutputError?
+        var rejects = rejects
+        var segment = 0
         let progress = self.progress
         let (counts, error) = Self.read(file, with: reader, pipelined: pipelined) { chunk in
             let acceptedBefore = state.accounting.acceptedTotal
-            splitter.feed(chunk) { line in
-                record(line, of: file, into: &state, rejects: rejects, error: &spoolError)
+            if let sharing, sharing.exchange.helperWaiting, var block = splitter.cutBlock(chunk, file: sharing.file) {
+                block.segment = segment + 1
+                if sharing.exchange.offer(block) {
+                    // The helper's rejects come after the ones so far and before the ones to come.
+                    segment += 2
+                    Self.close(rejects, error: &spoolError)
+                    rejects = sharing.spool(segment)
+                } else {
+                    classify(block, of: file, into: &state, rejects: rejects, error: &spoolError)
+                }
+            } else {
+                splitter.feed(chunk) { line in
+                    record(line, of: file, into: &state, rejects: rejects, error: &spoolError)
+                }
+                classifyBatch(of: file, into: &state, rejects: rejects, error: &spoolError)
             }
-            classifyBatch(of: file, into: &state, rejects: rejects, error: &spoolError)
             progress?.addChunk(bytes: chunk.count, events: state.accounting.acceptedTotal - acceptedBefore)
         }
         splitter.finish(complete: error == nil) { line in
@@ -47,12 +63,48 @@ struct FileProcessor {
         }
         classifyBatch(of: file, into: &state, rejects: rejects, error: &spoolError)
         lookahead.flush(into: &state)
+        if segment > 0 { Self.close(rejects, error: &spoolError) }
         state.accounting.files += 1
         state.accounting.bytes.read += counts.read
         state.accounting.bytes.decompressed += counts.decompressed
         if let error { state.accounting.inputErrors.append(error) }
         progress?.finishFile()
         if let spoolError { throw spoolError }
+        return segment + 1
+    }
+
+    /// Adds the lines of a block another worker cut from `file` to `state`, and its rejects to
+    /// `rejects`, as that worker would have.
+    mutating func process<State: WorkerState>(
+        _ block: LineBlock, of file: InputFile, into state: inout State, rejects: (any RejectSink)?
+    ) throws(OutputError) {
+        var spoolError: OutputError?
+        let acceptedBefore = state.accounting.acceptedTotal
+        classify(block, of: file, into: &state, rejects: rejects, error: &spoolError)
+        lookahead.flush(into: &state)
+        progress?.addChunk(bytes: 0, events: state.accounting.acceptedTotal - acceptedBefore)
+        if let spoolError { throw spoolError }
+    }
+
+    /// Splits and classifies the lines of `block`.
+    private mutating func classify<State: WorkerState>(
+        _ block: LineBlock, of file: InputFile, into state: inout State, rejects: (any RejectSink)?,
+        error: inout OutputError?
+    ) {
+        var splitter = LineSplitter(continuing: block)
+        block.bytes.withUnsafeBufferPointer { bytes in
+            splitter.feed(bytes) { line in record(line, of: file, into: &state, rejects: rejects, error: &error) }
+            classifyBatch(of: file, into: &state, rejects: rejects, error: &error)
+        }
+    }
+
+    /// Closes a spool the file is done with, keeping the first error.
+    private static func close(_ rejects: (any RejectSink)?, error: inout OutputError?) {
+        do throws(OutputError) {
+            _ = try (rejects as? RejectSpool)?.close()
+        } catch let closeError {
+            error = error ?? closeError
+        }
     }
 
     /// Streams the decompressed chunks of `file` into `consume`, on this thread or, pipelined,
@@ -133,4 +185,13 @@ struct FileProcessor {
             error = error ?? spoolError
         }
     }
+}
+
+/// How the reading of one file is shared with workers that have none left (`LineBlockExchange`):
+/// the file's index, and its reject spool of each segment. The reader's rejects are segments 0,
+/// 2, 4…; a block handed over between two of them writes the odd segment in between.
+struct FileSharing {
+    let exchange: LineBlockExchange
+    let file: Int
+    let spool: (Int) -> RejectSpool
 }

@@ -80,35 +80,59 @@ public enum Pipeline {
         return (merged, spools, lines)
     }
 
-    /// Reads `files` on `jobs` threads, each file whole on one thread (two when threads outnumber
-    /// files) into that thread's partial state. Returns the partial states, the reject spools in
-    /// report order (file name byte-wise, then input position) and the lines read from each file.
+    /// Reads `files` on `jobs` threads, each file on one thread (two when threads outnumber
+    /// files) into that thread's partial state; a thread with no file left takes blocks of lines
+    /// from the files still being read (`LineBlockExchange`). Returns the partial states, the
+    /// reject spools in report order (file name byte-wise, then input position; a file's
+    /// segments in order) and the lines read from each file.
     static func read<State: WorkerState>(
         _ files: [InputFile], jobs: Int, rejectsRaw: Bool, scratch: String?, progress: ProgressCounters?,
-        inflate: InflateBackend, into _: State.Type
+        inflate: InflateBackend, chunkSize: Int = DecompressingReader.defaultChunkSize, into _: State.Type
     ) throws(OutputError) -> (partials: [State], spools: [String], linesPerFile: [Int]) {
         let workers = max(1, min(jobs, files.count))
         // With fewer files than threads, each file is inflated and parsed on two threads.
         let pipelined = jobs > files.count
+        let exchange = workers > 1 && !pipelined ? LineBlockExchange() : nil
         let nextFile = Atomic<Int>(0)
         let partials = Mutex<[(State, OutputError?)]>([])
         let linesPerFile = Mutex([Int](repeating: 0, count: files.count))
+        let segmentsPerFile = Mutex([Int](repeating: 1, count: files.count))
+        let spoolPath: @Sendable (Int, Int) -> String = { file, segment in scratch.map { "\($0)/rejects-\(file)-\(segment).ndjson" } ?? "/dev/null" }
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             var processor = FileProcessor(
-                rejectsRaw: rejectsRaw, progress: progress, pipelined: pipelined, inflate: inflate)
+                rejectsRaw: rejectsRaw, progress: progress, pipelined: pipelined, chunkSize: chunkSize, inflate: inflate)
             var state = State()
             var failure: OutputError?
+            exchange?.readerStarted()
             while failure == nil {
                 let index = nextFile.add(1, ordering: .relaxed).oldValue
                 guard index < files.count else { break }
-                let spool = RejectSpool(path: scratch.map { "\($0)/rejects-\(index).ndjson" } ?? "/dev/null")
+                let spool = RejectSpool(path: spoolPath(index, 0))
+                let sharing = exchange.map { FileSharing(exchange: $0, file: index) { RejectSpool(path: spoolPath(index, $0)) } }
                 let linesBefore = state.accounting.lines
-                defer { linesPerFile.withLock { [lines = state.accounting.lines] in $0[index] = lines - linesBefore } }
+                defer { linesPerFile.withLock { [lines = state.accounting.lines] in $0[index] += lines - linesBefore } }
                 do throws(OutputError) {
-                    try processor.process(files[index], into: &state, rejects: spool)
+                    let segments = try processor.process(files[index], into: &state, rejects: spool, sharing: sharing)
+                    segmentsPerFile.withLock { $0[index] = segments }
                     _ = try spool.close()
                 } catch {
                     failure = error
+                }
+            }
+            if let exchange {
+                exchange.readerFinished()
+                // Blocks taken after a failure are dropped: the run fails with it.
+                while let block = exchange.take() {
+                    guard failure == nil else { continue }
+                    let spool = RejectSpool(path: spoolPath(block.file, block.segment))
+                    let linesBefore = state.accounting.lines
+                    do throws(OutputError) {
+                        try processor.process(block, of: files[block.file], into: &state, rejects: spool)
+                        _ = try spool.close()
+                    } catch {
+                        failure = error
+                    }
+                    linesPerFile.withLock { [lines = state.accounting.lines] in $0[block.file] += lines - linesBefore }
                 }
             }
             let finished = (state, failure)
@@ -118,11 +142,13 @@ public enum Pipeline {
         if let failure = finished.lazy.compactMap(\.1).first { throw failure }
         let states = finished.map(\.0)
         let lines = linesPerFile.withLock { $0 }
-        guard let scratch else { return (states, [], lines) }
+        guard scratch != nil else { return (states, [], lines) }
         let order = files.indices.sorted {
             RejectRecord.fileOrder(files[$0].displayName, $0) < RejectRecord.fileOrder(files[$1].displayName, $1)
         }
-        let spools = order.map { "\(scratch)/rejects-\($0).ndjson" }.filter { FileManager.default.fileExists(atPath: $0) }
+        let segments = segmentsPerFile.withLock { $0 }
+        let spools = order.flatMap { file in (0..<segments[file]).map { spoolPath(file, $0) } }
+            .filter { FileManager.default.fileExists(atPath: $0) }
         return (states, spools, lines)
     }
 }
