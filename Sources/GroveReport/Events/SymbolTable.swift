@@ -61,9 +61,9 @@ struct SymbolTable: Sendable {
     }
 
     /// A string that is about to be interned, on its way into the cache in three steps, each
-    /// taken for several lines before the next (`LineClassifier`): in a table of millions of
-    /// strings, its slot, its entry in `starts` and its bytes are each a cache miss, and each
-    /// read depends on the one before.
+    /// taken for the ids of a whole batch of lines before the next (`LineClassifier`): in a table
+    /// of millions of strings, its slot, its entry in `starts` and its bytes are each a cache
+    /// miss, and each read depends on the one before.
     struct Pending {
         fileprivate var hash: UInt64 = 0
         fileprivate var shard = 0
