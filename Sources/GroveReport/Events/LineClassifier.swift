@@ -13,8 +13,12 @@ struct LineClassifier {
     /// Held inline, so that a reader is reached in place: an array's getter would copy it, a
     /// retain and release of each of its buffers a line.
     private var readers = LineBatch.PerLine<JSONObjectReader>(repeating: JSONObjectReader())
-    /// Whether each line of the batch parsed.
-    private var parsed = LineBatch.PerLine<Bool>(repeating: false)
+    /// What parsing found of each line of the batch.
+    private var parsed = LineBatch.PerLine<Parse>(repeating: .blank)
+
+    private enum Parse {
+        case blank, invalid, object
+    }
     /// The ids of the batch on their way into the cache: the first `pendingCount`, room for
     /// every id of `manyValuedIDs` in each line.
     private var pending = InlineArray<32, SymbolTable.Pending>(repeating: SymbolTable.Pending())
@@ -39,8 +43,8 @@ struct LineClassifier {
         pendingCount = 0
         for index in 0..<batch.count {
             let line = batch.line(index)
-            parsed[index] = !Self.isBlank(line) && readers[index].parse(line)
-            guard parsed[index] else { continue }
+            parsed[index] = Self.isBlank(line) ? .blank : readers[index].parse(line) ? .object : .invalid
+            guard parsed[index] == .object else { continue }
             for name in Self.manyValuedIDs {
                 if let id = readers[index].unescapedString(name, in: line) {
                     pending[pendingCount] = symbols.prefetch(id)
@@ -55,8 +59,11 @@ struct LineClassifier {
     /// The outcome of line `index` of the batch `prepare` was given last; the strings an accepted
     /// event keeps are interned into `symbols`.
     mutating func outcome(ofLine index: Int, _ line: UnsafeBufferPointer<UInt8>, _ symbols: inout SymbolTable) -> LineOutcome {
-        if Self.isBlank(line) { return .ignored(.blank) }
-        guard parsed[index] else { return .rejected(.invalidJSON) }
+        switch parsed[index] {
+        case .blank: return .ignored(.blank)
+        case .invalid: return .rejected(.invalidJSON)
+        case .object: break
+        }
         return readers[index].withObject(line) { object in
             if let key = object.firstRepeatedKey() { return .rejected(.duplicateKey(EmailMask.apply(key))) }
             do throws(RejectReason) {
