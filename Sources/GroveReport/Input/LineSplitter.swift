@@ -50,11 +50,12 @@ struct LineSplitter {
 
     /// Takes the whole lines that `chunk` completes, with the line carried into it, as a block
     /// another splitter can split the same way (`init(continuing:)`), and keeps the rest as if
-    /// fed. Nil, and nothing taken, while the start of the stream is checked for a BOM, while
-    /// the current line is over the limit, or when `chunk` ends no line.
+    /// fed. Nil, and nothing taken, while the start of the stream is checked for a BOM, when
+    /// the line `chunk` ends first is over the limit (so that it is never held whole), or when
+    /// `chunk` ends no line.
     mutating func cutBlock(_ chunk: UnsafeBufferPointer<UInt8>, file: Int) -> LineBlock? {
-        guard bomChecked, currentLength <= maximumLength, !chunk.isEmpty,
-              let end = Self.lastNewline(in: chunk)
+        guard bomChecked, !chunk.isEmpty, let first = Self.firstNewline(in: chunk, from: 0),
+              currentLength + first <= maximumLength, let end = Self.lastNewline(in: chunk)
         else { return nil }
         var bytes = carry
         bytes.append(contentsOf: UnsafeBufferPointer(rebasing: chunk[...end]))
