@@ -69,13 +69,36 @@ struct SymbolShard: Sendable {
         return arena[Int(starts[index])..<Int(starts[index + 1])]
     }
 
-    /// Calls `body` with the bytes of every string, by number.
-    func forEachString(_ body: (UnsafeBufferPointer<UInt8>) -> Void) {
-        arena.withUnsafeBufferPointer { arena in
-            for index in 0..<count {
-                body(UnsafeBufferPointer(rebasing: arena[Int(starts[index])..<Int(starts[index + 1])]))
+    /// Interns every string of `source`, a shard of another table, by number there: returns the
+    /// numbers they have here. `hash` must be the hash both tables use.
+    ///
+    /// Most strings are new here or met here only once, so each is the three cache misses of
+    /// `SymbolTable.Pending`: as for lines (`LineClassifier`), the slots of eight strings are
+    /// asked for, then their entries, then their bytes, before the eight are interned.
+    mutating func intern(contentsOf source: SymbolShard, hash: (UnsafeBufferPointer<UInt8>) -> UInt64) -> [UInt32] {
+        var numbers = [UInt32]()
+        numbers.reserveCapacity(source.count)
+        // Room first: no rehash moves a slot between the steps and the interning.
+        reserve(strings: count + source.count, bytes: byteCount + source.byteCount)
+        // Through pointers: reading `source`'s arrays in the loop would retain and release them.
+        source.arena.withUnsafeBufferPointer { arena in
+            source.starts.withUnsafeBufferPointer { starts in
+                let string = { (number: Int) in UnsafeBufferPointer(rebasing: arena[Int(starts[number])..<Int(starts[number + 1])]) }
+                var hashes = InlineArray<8, UInt64>(repeating: 0)
+                var candidates = InlineArray<8, UInt32?>(repeating: nil)
+                for first in stride(from: 0, to: source.count, by: hashes.count) {
+                    let batch = 0..<min(hashes.count, source.count - first)
+                    for member in batch {
+                        hashes[member] = hash(string(first + member))
+                        prefetch(hash: hashes[member])
+                    }
+                    for member in batch { candidates[member] = prefetchEntry(hash: hashes[member]) }
+                    for member in batch { if let candidate = candidates[member] { prefetchBytes(candidate) } }
+                    for member in batch { numbers.append(intern(string(first + member), hash: hashes[member])) }
+                }
             }
         }
+        return numbers
     }
 
     /// Releases the slots of a shard that will only be read by number from now on.

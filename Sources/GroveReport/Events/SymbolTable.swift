@@ -147,7 +147,8 @@ struct SymbolTable: Sendable {
         }
         Parallel.forEach(&merges, threads: threads) { shard, merge in
             merge.source.releaseSlots()
-            merge.symbols = Self.intern(merge.source, into: &merge.target, seed: seed).map { Self.symbol($0, shard: shard) }
+            merge.symbols = merge.target.intern(contentsOf: merge.source) { Self.hash($0, seed: seed) }
+                .map { Self.symbol($0, shard: shard) }
             merge.source = SymbolShard()
         }
         other.shards = merges.map(\.target)
@@ -157,16 +158,6 @@ struct SymbolTable: Sendable {
             for (number, symbol) in merge.symbols.enumerated() { map[number << Self.shardBits | shard] = symbol }
         }
         return SymbolTranslation(map: map)
-    }
-
-    /// Interns every string of `source` into `target`, a shard of the same number, returning
-    /// their numbers there.
-    private static func intern(_ source: SymbolShard, into target: inout SymbolShard, seed: UInt64) -> [UInt32] {
-        var numbers = [UInt32]()
-        numbers.reserveCapacity(source.count)
-        target.reserve(strings: target.count + source.count, bytes: target.byteCount + source.byteCount)
-        source.forEachString { numbers.append(target.intern($0, hash: hash($0, seed: seed))) }
-        return numbers
     }
 
     /// The hash of `bytes` and the shard it picks.
