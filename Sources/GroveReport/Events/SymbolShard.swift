@@ -72,9 +72,10 @@ struct SymbolShard: Sendable {
     /// Interns every string of `source`, a shard of another table, by number there: returns the
     /// numbers they have here. `hash` must be the hash both tables use.
     ///
-    /// Most strings are new here or met here only once, so each is the three cache misses of
-    /// `SymbolTable.Pending`: as for lines (`LineClassifier`), the slots of eight strings are
-    /// asked for, then their entries, then their bytes, before the eight are interned.
+    /// In a shard of millions of strings each probe is three dependent cache misses (the slot, the
+    /// entry, the bytes: `SymbolTable.Pending`), so, as for lines (`LineClassifier`), the slots of
+    /// eight strings are asked for, then their entries, then their bytes, before the eight are
+    /// interned in order.
     mutating func intern(contentsOf source: SymbolShard, hash: (UnsafeBufferPointer<UInt8>) -> UInt64) -> [UInt32] {
         var numbers = [UInt32]()
         numbers.reserveCapacity(source.count)
@@ -83,7 +84,9 @@ struct SymbolShard: Sendable {
         // Through pointers: reading `source`'s arrays in the loop would retain and release them.
         source.arena.withUnsafeBufferPointer { arena in
             source.starts.withUnsafeBufferPointer { starts in
-                let string = { (number: Int) in UnsafeBufferPointer(rebasing: arena[Int(starts[number])..<Int(starts[number + 1])]) }
+                func string(_ number: Int) -> UnsafeBufferPointer<UInt8> {
+                    UnsafeBufferPointer(rebasing: arena[Int(starts[number])..<Int(starts[number + 1])])
+                }
                 var hashes = InlineArray<8, UInt64>(repeating: 0)
                 var candidates = InlineArray<8, UInt32?>(repeating: nil)
                 for first in stride(from: 0, to: source.count, by: hashes.count) {
