@@ -97,26 +97,35 @@ public enum Pipeline {
         let partials = Mutex<[(State, OutputError?)]>([])
         let linesPerFile = Mutex([Int](repeating: 0, count: files.count))
         let segmentsPerFile = Mutex([Int](repeating: 1, count: files.count))
-        let spoolPath: @Sendable (Int, Int) -> String = { file, segment in scratch.map { "\($0)/rejects-\(file)-\(segment).ndjson" } ?? "/dev/null" }
+        let spoolPath: @Sendable (Int, Int) -> String = { file, segment in
+            scratch.map { "\($0)/rejects-\(file)-\(segment).ndjson" } ?? "/dev/null"
+        }
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             var processor = FileProcessor(
                 rejectsRaw: rejectsRaw, progress: progress, pipelined: pipelined, chunkSize: chunkSize, inflate: inflate)
             var state = State()
             var failure: OutputError?
+            /// Runs `work` on lines of `file` that reject into `spool`, then closes it; counts the
+            /// lines read as the file's and keeps the failure.
+            func read(_ file: Int, into spool: RejectSpool, _ work: () throws(OutputError) -> Void) {
+                let linesBefore = state.accounting.lines
+                do throws(OutputError) {
+                    try work()
+                    _ = try spool.close()
+                } catch {
+                    failure = error
+                }
+                linesPerFile.withLock { [lines = state.accounting.lines] in $0[file] += lines - linesBefore }
+            }
             exchange?.readerStarted()
             while failure == nil {
                 let index = nextFile.add(1, ordering: .relaxed).oldValue
                 guard index < files.count else { break }
                 let spool = RejectSpool(path: spoolPath(index, 0))
                 let sharing = exchange.map { FileSharing(exchange: $0, file: index) { RejectSpool(path: spoolPath(index, $0)) } }
-                let linesBefore = state.accounting.lines
-                defer { linesPerFile.withLock { [lines = state.accounting.lines] in $0[index] += lines - linesBefore } }
-                do throws(OutputError) {
+                read(index, into: spool) { () throws(OutputError) in
                     let segments = try processor.process(files[index], into: &state, rejects: spool, sharing: sharing)
                     segmentsPerFile.withLock { $0[index] = segments }
-                    _ = try spool.close()
-                } catch {
-                    failure = error
                 }
             }
             if let exchange {
@@ -125,14 +134,9 @@ public enum Pipeline {
                 while let block = exchange.take() {
                     guard failure == nil else { continue }
                     let spool = RejectSpool(path: spoolPath(block.file, block.segment))
-                    let linesBefore = state.accounting.lines
-                    do throws(OutputError) {
+                    read(block.file, into: spool) { () throws(OutputError) in
                         try processor.process(block, of: files[block.file], into: &state, rejects: spool)
-                        _ = try spool.close()
-                    } catch {
-                        failure = error
                     }
-                    linesPerFile.withLock { [lines = state.accounting.lines] in $0[block.file] += lines - linesBefore }
                 }
             }
             let finished = (state, failure)
