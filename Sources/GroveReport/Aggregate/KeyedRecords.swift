@@ -1,3 +1,5 @@
+import CPrefetch
+
 /// Finds the position of a key among a store's records.
 protocol RecordIndex: Sendable {
     associatedtype Key: Sendable
@@ -88,21 +90,53 @@ struct KeyedRecords<Index: RecordIndex, Record: MergeableRecord>: Sendable {
 
     /// Merges `other`, whose symbols `translation` maps into `symbols`, or are already its
     /// when there is no translation (then a merge into an empty store takes `other` as it is).
+    ///
+    /// Two passes: the first finds where each key of `other` is here, so that the store grows
+    /// only by the keys it lacks (room for all of `other` would copy and rehash a large store
+    /// that most of `other`'s keys are already in); the second merges or appends each record.
     mutating func merge(_ other: KeyedRecords, _ translation: SymbolTranslation? = nil, symbols: SymbolTable) {
         if translation == nil, records.isEmpty {
             self = other
             return
         }
-        reserve(count + other.count)
         // Translated in one pass first: its reads of the translation are independent misses.
         let keys = translation.map { translation in other.keys.map { Index.translated($0, translation) } } ?? other.keys
-        // Each key's index entry is a cache miss in a large store: the entries of the next
-        // `distance` keys are prefetched while the current one is merged.
+        let positions = positions(of: keys)
+        reserve(count + positions.reduce(0) { $0 + ($1 == Self.absent ? 1 : 0) })
+        // A record here, or the index slot of a new key, is a cache miss in a large store: the
+        // next `distance` keys' are prefetched while the current one is merged.
         let distance = 8
         for (position, key) in keys.enumerated() {
-            if position + distance < keys.count { prefetch(keys[position + distance]) }
+            if position + distance < keys.count { prefetch(keys[position + distance], at: positions[position + distance]) }
             let record = translation.map { other.records[position].translated($0) } ?? other.records[position]
-            upsert(key, { record }, { $0.merge(record, symbols: symbols) })
+            let here = positions[position]
+            if here == Self.absent {
+                append(key, record)
+            } else {
+                records[Int(here)].merge(record, symbols: symbols)
+            }
+        }
+    }
+
+    /// Marks a key that `positions(of:)` did not find.
+    private static var absent: UInt32 { .max }
+
+    /// The position of each of `keys` here, or `absent`, each index entry prefetched a few keys
+    /// ahead.
+    private func positions(of keys: [Index.Key]) -> [UInt32] {
+        let distance = 8
+        return keys.indices.map { position in
+            if position + distance < keys.count { prefetch(keys[position + distance]) }
+            return index.position(of: keys[position], in: self.keys).map { UInt32($0) } ?? Self.absent
+        }
+    }
+
+    /// Starts reading what merging a key at `position` (`absent`: a new key) touches first.
+    private func prefetch(_ key: Index.Key, at position: UInt32) {
+        if position == Self.absent {
+            prefetch(key)
+        } else {
+            records.withUnsafeBufferPointer { grove_prefetch($0.baseAddress! + Int(position)) }
         }
     }
 }
