@@ -39,7 +39,6 @@ public enum Pipeline {
             files, jobs: options.jobs, rejectsRaw: options.rejectsRaw, scratch: scratch, progress: progress,
             inflate: options.inflate, into: ShardedPartialState.self)
         progress?.phase = .merging
-        MemoryPolicy.enter(.merging)
         var merged = PartitionedState(
             merging: take(&partials, []), partitions: options.partitionCount, threads: options.jobs)
         var discovery = Accounting()
@@ -73,7 +72,6 @@ public enum Pipeline {
             files, jobs: jobs, rejectsRaw: rejectsRaw, scratch: scratch, progress: progress, inflate: inflate,
             into: PartialState.self)
         progress?.phase = .merging
-        MemoryPolicy.enter(.merging)
         // Merge into the largest partial, so the fewest symbols and records are moved, releasing
         // each partial as it is merged.
         states.sort { $0.symbols.count < $1.symbols.count }
@@ -91,7 +89,6 @@ public enum Pipeline {
         _ files: [InputFile], jobs: Int, rejectsRaw: Bool, scratch: String?, progress: ProgressCounters?,
         inflate: InflateBackend, chunkSize: Int = DecompressingReader.defaultChunkSize, into _: State.Type
     ) throws(OutputError) -> (partials: [State], spools: [String], linesPerFile: [Int]) {
-        MemoryPolicy.enter(.reading)
         let workers = max(1, min(jobs, files.count))
         // With fewer files than threads, each file is inflated and parsed on two threads.
         let pipelined = jobs > files.count
