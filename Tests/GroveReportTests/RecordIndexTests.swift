@@ -45,4 +45,27 @@ struct RecordIndexTests {
         #expect(symbols.indices.allSatisfy { bySymbol[symbols[$0]] == Count(value: $0) })
         #expect(bySymbol.keys == symbols)
     }
+
+    /// Keys the store holds keep their place and fold the other store's record in; the other
+    /// store's new keys follow in its order, through the translation, and are found afterwards.
+    @Test func aMergeFoldsSharedKeysInPlaceAndAppendsNewOnesInTheirOrder() {
+        var merged = SymbolKeyedRecords<Count>()
+        for key in 0..<1_000 { merged.append(Symbol(raw: UInt32(key)), Count(value: key)) }
+        var other = SymbolKeyedRecords<Count>()
+        for key in 0..<1_000 { other.append(Symbol(raw: UInt32(key)), Count(value: 10_000 + key)) }
+        // The other store's key k is the merged store's 1499 - k: keys 500..<1000 are shared.
+        let translation = SymbolTranslation(map: (0..<1_000).map { Symbol(raw: UInt32(1_499 - $0)) })
+        merged.merge(other, translation, symbols: SymbolTable())
+
+        #expect(merged.keys.map(\.raw) == Array(0..<1_000) + Array((1_000..<1_500).reversed()))
+        let expected = (0..<1_500).map { key in
+            switch key {
+            case ..<500: key
+            case ..<1_000: key + 10_000 + (1_499 - key)
+            default: 10_000 + (1_499 - key)
+            }
+        }
+        #expect((0..<1_500).allSatisfy { merged[Symbol(raw: UInt32($0))] == Count(value: expected[$0]) })
+        #expect(merged[Symbol(raw: 1_500)] == nil)
+    }
 }
