@@ -102,12 +102,12 @@ struct KeyedRecords<Index: RecordIndex, Record: MergeableRecord>: Sendable {
         // Translated in one pass first: its reads of the translation are independent misses.
         let keys = translation.map { translation in other.keys.map { Index.translated($0, translation) } } ?? other.keys
         let positions = positions(of: keys)
-        reserve(count + positions.reduce(0) { $0 + ($1 == Self.absent ? 1 : 0) })
-        // A record here, or the index slot of a new key, is a cache miss in a large store: the
-        // next `distance` keys' are prefetched while the current one is merged.
-        let distance = 8
+        reserve(count + positions.count { $0 == Self.absent })
+        // A record here, or the index slot of a new key, is a cache miss in a large store: what
+        // the key `lookahead` places on touches is asked for while the current one is merged.
         for (position, key) in keys.enumerated() {
-            if position + distance < keys.count { prefetch(keys[position + distance], at: positions[position + distance]) }
+            let ahead = position + Self.lookahead
+            if ahead < keys.count { prefetch(keys[ahead], at: positions[ahead]) }
             let record = translation.map { other.records[position].translated($0) } ?? other.records[position]
             let here = positions[position]
             if here == Self.absent {
@@ -121,12 +121,14 @@ struct KeyedRecords<Index: RecordIndex, Record: MergeableRecord>: Sendable {
     /// Marks a key that `positions(of:)` did not find.
     private static var absent: UInt32 { .max }
 
-    /// The position of each of `keys` here, or `absent`, each index entry prefetched a few keys
-    /// ahead.
+    /// How many keys ahead a merge asks for what it will touch.
+    private static var lookahead: Int { 8 }
+
+    /// The position of each of `keys` here, or `absent`, the index entry of the key `lookahead`
+    /// places on asked for while the current one is looked up.
     private func positions(of keys: [Index.Key]) -> [UInt32] {
-        let distance = 8
-        return keys.indices.map { position in
-            if position + distance < keys.count { prefetch(keys[position + distance]) }
+        keys.indices.map { position in
+            if position + Self.lookahead < keys.count { prefetch(keys[position + Self.lookahead]) }
             return index.position(of: keys[position], in: self.keys).map { UInt32($0) } ?? Self.absent
         }
     }
