@@ -103,8 +103,8 @@ struct KeyedRecords<Index: RecordIndex, Record: MergeableRecord>: Sendable {
         let keys = translation.map { translation in other.keys.map { Index.translated($0, translation) } } ?? other.keys
         let positions = positions(of: keys)
         reserve(count + positions.count { $0 == Self.absent })
-        // A record here, or the index slot of a new key, is a cache miss in a large store: what
-        // the key `lookahead` places on touches is asked for while the current one is merged.
+        // A record here, or the index slot of a new key, is a cache miss in a large store: that
+        // of the key `lookahead` places ahead is asked for while the current one is merged.
         for (position, key) in keys.enumerated() {
             let ahead = position + Self.lookahead
             if ahead < keys.count { prefetch(keys[ahead], at: positions[ahead]) }
@@ -124,8 +124,8 @@ struct KeyedRecords<Index: RecordIndex, Record: MergeableRecord>: Sendable {
     /// How many keys ahead a merge asks for what it will touch.
     private static var lookahead: Int { 8 }
 
-    /// The position of each of `keys` here, or `absent`, the index entry of the key `lookahead`
-    /// places on asked for while the current one is looked up.
+    /// The position of each of `keys` here, or `absent`. The index entry of the key `lookahead`
+    /// places ahead is asked for while the current one is looked up.
     private func positions(of keys: [Index.Key]) -> [UInt32] {
         keys.indices.map { position in
             if position + Self.lookahead < keys.count { prefetch(keys[position + Self.lookahead]) }
