@@ -107,7 +107,7 @@ public enum Pipeline {
             var failure: OutputError?
             /// Runs `work` on lines of `file` that reject into `spool`, then closes it; counts the
             /// lines read as the file's and keeps the failure.
-            func read(_ file: Int, into spool: RejectSpool, _ work: () throws(OutputError) -> Void) {
+            func countingLines(of file: Int, closing spool: RejectSpool, _ work: () throws(OutputError) -> Void) {
                 let linesBefore = state.accounting.lines
                 do throws(OutputError) {
                     try work()
@@ -123,7 +123,7 @@ public enum Pipeline {
                 guard index < files.count else { break }
                 let spool = RejectSpool(path: spoolPath(index, 0))
                 let sharing = exchange.map { FileSharing(exchange: $0, file: index) { RejectSpool(path: spoolPath(index, $0)) } }
-                read(index, into: spool) { () throws(OutputError) in
+                countingLines(of: index, closing: spool) { () throws(OutputError) in
                     let segments = try processor.process(files[index], into: &state, rejects: spool, sharing: sharing)
                     segmentsPerFile.withLock { $0[index] = segments }
                 }
@@ -134,7 +134,7 @@ public enum Pipeline {
                 while let block = exchange.take() {
                     guard failure == nil else { continue }
                     let spool = RejectSpool(path: spoolPath(block.file, block.segment))
-                    read(block.file, into: spool) { () throws(OutputError) in
+                    countingLines(of: block.file, closing: spool) { () throws(OutputError) in
                         try processor.process(block, of: files[block.file], into: &state, rejects: spool)
                     }
                 }
