@@ -17,8 +17,8 @@ usage: Benchmarks/run.sh [--quick]
 
 Builds grove-report (release), generates three data sets into Benchmarks/data/ (once): a large
 and a small production-shaped one (generate --shape production) and a friendly one (the default
-shape), then for each set measures wall time and peak RSS (median of BENCH_RUNS runs, the tools
-interleaved within each run) of
+shape), then for each set measures wall time and peak RSS (median of BENCH_RUNS runs; each run
+measures every set in turn, the tools interleaved within each set) of
   a. gzip -dc of the files, 2 in parallel (the decompression limit on 2 cores),
   b. grove-report run FILES --max-reject-rate 1, with zlib and with --inflate isal, and on the
      production sets also with --jobs 1 (both backends),
@@ -159,7 +159,7 @@ checks=$tmp/checks.txt
 measure() { # set tool run command...
     local set=$1 tool=$2 run=$3
     shift 3
-    if ! /usr/bin/time -f '%e %M' -o "$tmp/time" "$@" >"$tmp/stdout.log" 2>"$tmp/stderr.log"; then
+    if ! /usr/bin/time -f '%e %M' -o "$tmp/time" "$@" </dev/null >"$tmp/stdout.log" 2>"$tmp/stderr.log"; then
         tail -n 20 "$tmp/stderr.log" >&2
         die "$tool failed on ${set_label[$set]} (run $run): $*"
     fi
@@ -182,39 +182,52 @@ same_reports() { # dir-a dir-b: the same report bytes, wall_seconds aside
     cmp -s <(grep -v '"wall_seconds"' "$1/summary.json") <(grep -v '"wall_seconds"' "$2/summary.json")
 }
 
-agree=1
-for set in "${names[@]}"; do
-    dir=${set_dir[$set]}
-    files=("$dir"/*.gz)
-    [ -e "${files[0]}" ] || die "no .gz files in $dir (delete it to regenerate)"
-    out=$tmp/$set
-    mkdir -p "$out"
-    # grove-report variants: tool name and extra options.
-    variants=("grove:--inflate zlib")
-    if [ "$isal" = 1 ]; then variants+=("grove-isal:--inflate isal"); fi
-    if [ "${set_shape[$set]}" = production ]; then
-        variants+=("grove-j1:--inflate zlib --jobs 1")
-        if [ "$isal" = 1 ]; then variants+=("grove-isal-j1:--inflate isal --jobs 1"); fi
+variants_of() { # set: the grove-report variants measured on it, as "tool:options"
+    echo "grove:--inflate zlib"
+    if [ "$isal" = 1 ]; then echo "grove-isal:--inflate isal"; fi
+    if [ "${set_shape[$1]}" = production ]; then
+        echo "grove-j1:--inflate zlib --jobs 1"
+        if [ "$isal" = 1 ]; then echo "grove-isal-j1:--inflate isal --jobs 1"; fi
     fi
-    log "${set_label[$set]}: ${#files[@]} files in $dir, $runs run(s) per tool"
-    for ((run = 1; run <= runs; run++)); do
+}
+
+for set in "${names[@]}"; do
+    files=("${set_dir[$set]}"/*.gz)
+    [ -e "${files[0]}" ] || die "no .gz files in ${set_dir[$set]} (delete it to regenerate)"
+    mkdir -p "$tmp/$set"
+    log "${set_label[$set]}: ${#files[@]} files in ${set_dir[$set]}, $runs run(s) per tool"
+done
+# Run by run, every set in turn: a ratio between two sets (10M / 1M) compares runs of the same
+# minutes, as a ratio between two tools does, not the load of this shared machine at two times.
+for ((run = 1; run <= runs; run++)); do
+    for set in "${names[@]}"; do
+        files=("${set_dir[$set]}"/*.gz)
+        out=$tmp/$set
+        log "run $run/$runs, ${set_label[$set]}"
         measure "$set" gzip "$run" bash -c 'gzip_limit "$@"' _ "${files[@]}"
-        for variant in "${variants[@]}"; do
+        while IFS= read -r variant; do
             tool=${variant%%:*}
             read -r -a extra <<<"${variant#*:}"
             measure "$set" "$tool" "$run" "$bin" run "${files[@]}" --out "$out/$tool" --max-reject-rate 1 "${extra[@]}"
-        done
+        done < <(variants_of "$set")
         measure "$set" duckdb "$run" "$py" Benchmarks/duckdb_reports.py --out "$out/duckdb" "${files[@]}"
     done
-    for variant in "${variants[@]:1}"; do
+done
+
+agree=1
+for set in "${names[@]}"; do
+    files=("${set_dir[$set]}"/*.gz)
+    out=$tmp/$set
+    while IFS= read -r variant; do
         tool=${variant%%:*}
+        [ "$tool" = grove ] && continue
         if same_reports "$out/grove" "$out/$tool"; then
             echo "check ${set_label[$set]}: $tool wrote the same reports as grove (zlib, --jobs $(nproc))" >>"$checks"
         else
             echo "check ${set_label[$set]}: $tool wrote DIFFERENT reports from grove (zlib)" >>"$checks"
             agree=0
         fi
-    done
+    done < <(variants_of "$set")
     compressed=$(stat -c %s "${files[@]}" | awk '{ s += $1 } END { print s }')
     printf '%s\t%s\t%s\t%s\n' "$set" "${set_label[$set]}" "$out/grove/summary.json" "$compressed" >>"$sets_tsv"
     if ! "$py" Benchmarks/compare_reports.py "$out/grove" "$out/duckdb" --label "${set_label[$set]}" >>"$checks"; then
