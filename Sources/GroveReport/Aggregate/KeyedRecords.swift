@@ -128,7 +128,8 @@ struct KeyedRecords<Index: RecordIndex, Record: MergeableRecord>: Sendable {
     /// places ahead is asked for while the current one is looked up.
     private func positions(of keys: [Index.Key]) -> [UInt32] {
         keys.indices.map { position in
-            if position + Self.lookahead < keys.count { prefetch(keys[position + Self.lookahead]) }
+            let ahead = position + Self.lookahead
+            if ahead < keys.count { prefetch(keys[ahead]) }
             return index.position(of: keys[position], in: self.keys).map { UInt32($0) } ?? Self.absent
         }
     }
