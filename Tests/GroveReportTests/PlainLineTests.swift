@@ -1,4 +1,5 @@
 import Testing
+@testable import GroveGenerator
 @testable import GroveReport
 
 /// Plain lines (printable ASCII without `\`) find a string's end by its next quote alone; every
@@ -46,6 +47,38 @@ struct PlainLineTests {
             if plain != nil { parsedBoth += 1 }
         }
         #expect(parsedBoth == 9 * 8 * 2)
+    }
+
+    /// Random plain lines made of JSON's pieces, and a valid line with one byte changed, removed
+    /// or added: the plain scan's verdicts and members must be the byte-by-byte scan's.
+    @Test func randomPlainLinesParseToTheSameMembersEitherWay() {
+        let pieces = ["{", "}", "[", "]", ":", ",", "\"", " ", "\"k\"", "\"type\"", "\"ts\"", "1", "-2.5e3", "0", "true",
+                      "false", "null", "x", "\"v\"", "\"clickId\"", "\"abc def\""]
+        let valid = Array(#"{"ts":"2026-03-02T00:00:00Z","type":"decision","n":-1.5e2,"items":[{"a":[1,true,null]},{}],"ok":false}"#.utf8)
+        let plainBytes = Array(" \"{}[]:,01-.eE+tfnaluxr".utf8)
+        var random = SeededRandom(seed: 11)
+        var accepted = 0
+        for round in 0..<20_000 {
+            var line: [UInt8]
+            if round % 2 == 0 {
+                line = Array((0..<random.inRange(1...40)).map { _ in pieces[random.below(pieces.count)] }.joined().utf8)
+                if random.chance(0.5) { line = Array("{\"type\":".utf8) + line }
+            } else {
+                line = valid
+                let at = random.below(line.count)
+                switch random.below(3) {
+                case 0: line[at] = plainBytes[random.below(plainBytes.count)]
+                case 1: line.remove(at: at)
+                default: line.insert(plainBytes[random.below(plainBytes.count)], at: at)
+                }
+            }
+            #expect(line.withUnsafeBufferPointer(PlainLine.check))
+            let plain = Self.members(line, plain: true)
+            #expect(plain == Self.members(line, plain: false), "\(String(decoding: line, as: UTF8.self))")
+            if plain != nil { accepted += 1 }
+        }
+        // Both verdicts occur often: the scans are not compared on rejections alone.
+        #expect(accepted > 1_000 && accepted < 19_000)
     }
 
     /// Each member's key, kind and value text, or nil when the scan rejects the line.
