@@ -174,14 +174,6 @@ gzip_limit() { # the decompression limit on 2 cores: every file through gzip -dc
 }
 export -f gzip_limit
 
-same_reports() { # dir-a dir-b: the same report bytes, wall_seconds aside
-    local name
-    for name in attribution.csv attribution.json exposure.csv exposure.json preview_audit.json rejects.ndjson; do
-        cmp -s "$1/$name" "$2/$name" || return 1
-    done
-    cmp -s <(grep -v '"wall_seconds"' "$1/summary.json") <(grep -v '"wall_seconds"' "$2/summary.json")
-}
-
 variants_of() { # set: the grove-report variants measured on it, as "tool:options"
     echo "grove:--inflate zlib"
     if [ "$isal" = 1 ]; then echo "grove-isal:--inflate isal"; fi
@@ -236,8 +228,7 @@ for set in "${names[@]}"; do
 done
 
 # --- report ----------------------------------------------------------------------------------
-commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
-if [ -n "$(git status --porcelain -- Sources Package.swift 2>/dev/null)" ]; then commit="$commit+uncommitted"; fi
+commit=$(source_label)
 memory=$(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)
 {
     echo "# grove-report benchmark"
@@ -248,7 +239,7 @@ memory=$(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)
         "(SDK metadata on Grona lines, production cardinalities); \"friendly\": the default shape."
     echo
     if [ -n "${GROVE_BIN:-}" ]; then grove="grove-report GROVE_BIN=$GROVE_BIN (repository at $commit)"
-    else grove="grove-report $commit (${build[*]})"; fi
+    else grove="grove-report $commit ($build_command)"; fi
     echo "Machine: $(nproc) cores, $memory, $(uname -sr). $grove," \
         "DuckDB $duckdb_version (Python $("$py" -c 'import platform; print(platform.python_version())')), $(gzip --version | head -n 1)."
     echo "Wall time and peak RSS are medians of $runs run(s) measured with GNU time (\`%e %M\`);" \
