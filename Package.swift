@@ -38,10 +38,15 @@ let package = Package(
             name: "CPrefetch",
             path: "Sources/CPrefetch"
         ),
+        // SSE2's byte compare and pmovmskb (a header-only shim): nothing to install or link.
+        .systemLibrary(
+            name: "CByteMask",
+            path: "Sources/CByteMask"
+        ),
         // The pipeline: input, events, aggregation, statistics, reports, stages, state.
         .target(
             name: "GroveReport",
-            dependencies: ["CZlib", "CISAL", "CCrypto", "CSQLite", "CMalloc", "CPrefetch"]
+            dependencies: ["CZlib", "CISAL", "CCrypto", "CSQLite", "CMalloc", "CPrefetch", "CByteMask"]
         ),
         // The synthetic log generator: writes the events the pipeline reads (and the bad lines it rejects).
         .target(

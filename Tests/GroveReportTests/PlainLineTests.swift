@@ -25,12 +25,12 @@ struct PlainLineTests {
         #expect([UInt8]().withUnsafeBufferPointer(PlainLine.check))
     }
 
-    /// Strings of every length around the 8-byte words the plain scan reads, holding structural
+    /// Strings of every length around the 16-byte blocks the plain scan reads, holding structural
     /// characters, at every offset; unterminated strings and truncated lines too.
     @Test func plainLinesParseToTheSameMembersEitherWay() {
         let contents = ["", "a", "{", "}[]:,", "0123456", "01234567", "012345678", "a b {\"k\": [1, 2]}", "xyz 0123456789abcdef"]
         var lines: [[UInt8]] = []
-        for padding in 0..<9 {
+        for padding in 0..<17 {
             let pad = String(repeating: "p", count: padding)
             for content in contents where !content.contains("\"") {
                 lines.append(Array(#"{"\#(pad)":"\#(content)","type":"order","n":[{"\#(content)":null}],"z":"\#(content)\#(pad)"}"#.utf8))
@@ -46,7 +46,7 @@ struct PlainLineTests {
             #expect(plain == Self.members(line, plain: false), "\(String(decoding: line, as: UTF8.self))")
             if plain != nil { parsedBoth += 1 }
         }
-        #expect(parsedBoth == 9 * 8 * 2)
+        #expect(parsedBoth == 17 * 8 * 2)
     }
 
     /// Random plain lines made of JSON's pieces, and a valid line with one byte changed, removed
