@@ -1,4 +1,5 @@
 import Testing
+@testable import GroveGenerator
 @testable import GroveReport
 
 /// Values of keys the analysis ignores are validated without being materialized (a skipping
@@ -44,6 +45,29 @@ struct JSONSkipTests {
         #expect(rejectReasonOf(Array("{\(metadata),\"meta7x\":1}".utf8)) == "missing_field:type")
         // Same length, first and last eight bytes: equal fingerprints, different keys.
         #expect(rejectReasonOf(Array(#"{"abcdefgh-1-ijklmnop":1,"abcdefgh-2-ijklmnop":2}"#.utf8)) == "missing_field:type")
+    }
+
+    /// Unknown keys drawn with repeats from a pool: the first repeat, reading left to right, is
+    /// the one a set finds, whether or not the scanner's fingerprint filter let two distinct keys
+    /// share a bit (64 bits, up to 40 keys a line: both happen).
+    @Test func unknownKeysRepeatExactlyWhereASetSaysSo() {
+        var random = SeededRandom(seed: 5)
+        let pool = (0..<90).map { "sdk\($0 * 7919 % 1000)-\(String(repeating: "x", count: $0 % 13))" }
+        var repeats = 0
+        for _ in 0..<3_000 {
+            let keys = (0..<random.inRange(1...40)).map { _ in pool[random.below(pool.count)] }
+            var seen = Set<String>()
+            let expected = keys.first { !seen.insert($0).inserted }
+            let members = keys.enumerated().map { #""\#($1)":\#($0)"# }.joined(separator: ",")
+            let reason = rejectReasonOf(Array(#"{"type":"link_click",\#(members)}"#.utf8))
+            if let expected {
+                #expect(reason == "duplicate_key:\(expected)", "\(keys)")
+                repeats += 1
+            } else {
+                #expect(reason?.hasPrefix("duplicate_key") != true, "\(keys)")
+            }
+        }
+        #expect(repeats > 500 && repeats < 2_500)
     }
 
     /// A line with more members than the scanner has room for is scanned again with twice the

@@ -64,19 +64,16 @@ struct JSONObjectReader {
         guard scanner.parseTopLevel(scratch: &scratch, fields: &fields, count: &fieldCount, names: names) else {
             return false
         }
-        indexFields(line)
+        indexFields(line, unknownKeysMayRepeat: scanner.unknownKeysMayRepeat)
         return true
     }
 
-    /// Indexes the known names and finds the first repeated key, reading left to right.
-    private mutating func indexFields(_ line: UnsafeBufferPointer<UInt8>) {
+    /// Indexes the known names and finds the first repeated key, reading left to right; unknown
+    /// keys are compared only when the scanner's filter says two of them may be equal.
+    private mutating func indexFields(_ line: UnsafeBufferPointer<UInt8>, unknownKeysMayRepeat: Bool) {
         firstRepeatIndex = -1
-        var unknownKeys = 0
         for index in 0..<fieldCount {
-            guard let name = fields[index].name else {
-                unknownKeys += 1
-                continue
-            }
+            guard let name = fields[index].name else { continue }
             let bit: UInt32 = 1 << UInt32(name.rawValue)
             if namesSeen & bit != 0 {
                 if firstRepeatIndex < 0 { firstRepeatIndex = index }
@@ -85,12 +82,12 @@ struct JSONObjectReader {
                 fieldIndexByName[Int(name.rawValue)] = Int32(index)
             }
         }
-        if unknownKeys > 1 { findRepeatedUnknownKey(line) }
+        if unknownKeysMayRepeat { findRepeatedUnknownKey(line) }
     }
 
-    /// Lines with several keys the tables do not name (SDK metadata): they can only repeat each
-    /// other. A handful is compared pairwise by a fingerprint of length and end words, bytes only
-    /// when fingerprints match; a line with very many goes through a set.
+    /// Lines whose keys the tables do not name (SDK metadata) may repeat one another, by the
+    /// scanner's filter. A handful is compared pairwise by a fingerprint of length and end words,
+    /// bytes only when fingerprints match; a line with very many goes through a set.
     private mutating func findRepeatedUnknownKey(_ line: UnsafeBufferPointer<UInt8>) {
         let end = firstRepeatIndex < 0 ? fieldCount : firstRepeatIndex
         let limit = Self.pairwiseUnknownKeyLimit
@@ -116,7 +113,7 @@ struct JSONObjectReader {
     }
 
     /// A key's `ShortKey` folded into one word: distinct for nearly all distinct short keys.
-    private static func fingerprint(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    fileprivate static func fingerprint(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
         let key = ShortKey(bytes)
         return (key.head &* 0x9E37_79B9_7F4A_7C15) ^ key.tail ^ UInt64(truncatingIfNeeded: key.count) << 57
     }
@@ -173,6 +170,12 @@ struct JSONScanner {
     /// the strings of any other line are read and checked byte by byte.
     private let plain: Bool
     var index = 0
+    /// One bit for each top-level key the tables do not name, chosen by the top six bits of its
+    /// fingerprint: equal keys set the same bit, so unknown keys can repeat one another only if
+    /// one of them found its bit set. On SDK lines, with five to ten such keys, that is rare,
+    /// and the exact comparison (`JSONObjectReader.findRepeatedUnknownKey`) is skipped.
+    private var unknownKeyBits: UInt64 = 0
+    private(set) var unknownKeysMayRepeat = false
 
     init(bytes: UnsafeBufferPointer<UInt8>, plain: Bool = false) {
         self.bytes = bytes
@@ -272,6 +275,9 @@ struct JSONScanner {
                 guard consume(UInt8(ascii: ":")) else { return false }
                 skipWhitespace()
                 if name == nil {
+                    noteUnknownKey(key.inScratch
+                        ? scratch.withUnsafeBufferPointer { JSONObjectReader.fingerprint(ParsedObject.bytes(key, line: bytes, scratch: $0)) }
+                        : JSONObjectReader.fingerprint(UnsafeBufferPointer(rebasing: bytes[key.start..<(key.start + key.count)])))
                     // Nothing reads the value of a key the tables do not name but its kind (for
                     // the allowlists' null rule): validate it without copying escapes anywhere.
                     guard let kind = skipValue(depth: 1) else { return false }
@@ -289,6 +295,14 @@ struct JSONScanner {
         }
         skipWhitespace()
         return atEnd
+    }
+
+    /// Sets the bit of an unknown key's fingerprint in `unknownKeyBits`.
+    @inline(__always)
+    private mutating func noteUnknownKey(_ fingerprint: UInt64) {
+        let bit: UInt64 = 1 << (fingerprint >> 58)
+        if unknownKeyBits & bit != 0 { unknownKeysMayRepeat = true }
+        unknownKeyBits |= bit
     }
 
     /// Parses the value at `index`, inside a container at `depth`. Inlined into the member loop,
