@@ -268,16 +268,14 @@ struct JSONScanner {
                 guard count < room.count else { return nil }
                 skipWhitespace()
                 guard let key = parseString(scratch: &scratch) else { return false }
-                let name = key.inScratch
-                    ? scratch.withUnsafeBufferPointer { names.resolve(ParsedObject.bytes(key, line: bytes, scratch: $0)) }
-                    : names.resolve(UnsafeBufferPointer(rebasing: bytes[key.start..<(key.start + key.count)]))
+                let (name, fingerprint) = key.inScratch
+                    ? scratch.withUnsafeBufferPointer { Self.resolve(ParsedObject.bytes(key, line: bytes, scratch: $0), names) }
+                    : Self.resolve(UnsafeBufferPointer(rebasing: bytes[key.start..<(key.start + key.count)]), names)
                 skipWhitespace()
                 guard consume(UInt8(ascii: ":")) else { return false }
                 skipWhitespace()
                 if name == nil {
-                    noteUnknownKey(key.inScratch
-                        ? scratch.withUnsafeBufferPointer { JSONObjectReader.fingerprint(ParsedObject.bytes(key, line: bytes, scratch: $0)) }
-                        : JSONObjectReader.fingerprint(UnsafeBufferPointer(rebasing: bytes[key.start..<(key.start + key.count)])))
+                    noteUnknownKey(fingerprint)
                     // Nothing reads the value of a key the tables do not name but its kind (for
                     // the allowlists' null rule): validate it without copying escapes anywhere.
                     guard let kind = skipValue(depth: 1) else { return false }
@@ -295,6 +293,14 @@ struct JSONScanner {
         }
         skipWhitespace()
         return atEnd
+    }
+
+    /// The known name of a key's bytes; for a key the tables do not name, nil and the key's
+    /// fingerprint, for `noteUnknownKey`.
+    @inline(__always)
+    private static func resolve(_ key: UnsafeBufferPointer<UInt8>, _ names: FieldName.Resolver) -> (FieldName?, UInt64) {
+        guard let name = names.resolve(key) else { return (nil, JSONObjectReader.fingerprint(key)) }
+        return (name, 0)
     }
 
     /// Sets the bit of an unknown key's fingerprint in `unknownKeyBits`.
