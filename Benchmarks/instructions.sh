@@ -188,10 +188,5 @@ PY
     fi
 } >"$tmp/results.md"
 
-mkdir -p "$(dirname "$results")"
-cp "$tmp/results.md" "$results"
-echo
-cat "$results"
-echo
-log "written to $results"
+publish_results "$results"
 [ "$same" = 1 ] || die "the working tree's build and $base_label wrote different reports"

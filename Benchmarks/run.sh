@@ -254,12 +254,7 @@ memory=$(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)
     echo '```'
 } >"$tmp/results.md"
 
-mkdir -p "$(dirname "$results")"
-cp "$tmp/results.md" "$results"
-echo
-cat "$results"
-echo
-log "written to $results"
+publish_results "$results"
 if [ "${BENCH_KEEP_OUTPUT:-0}" = 1 ]; then log "reports of the last runs: $tmp/{large,small,friendly}/{grove*,duckdb}"; fi
 if [ "$agree" != 1 ]; then
     die "DuckDB and grove-report, or two grove-report variants, disagree (see the checks above)"

@@ -67,3 +67,13 @@ require_valgrind() {
     DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq valgrind >/dev/null
     command -v valgrind >/dev/null || die "valgrind is still missing after installing it"
 }
+
+# Writes the table a script built in "$tmp/results.md" to its results file and prints it.
+publish_results() { # results-file
+    mkdir -p "$(dirname "$1")"
+    cp "$tmp/results.md" "$1"
+    echo
+    cat "$1"
+    echo
+    log "written to $1"
+}
