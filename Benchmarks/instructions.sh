@@ -80,11 +80,7 @@ else
         git worktree add -q --detach "$worktree" "$base_commit"
     fi
     log "building $base_commit in $worktree (swift build -c release)"
-    if ! (cd "$worktree" && swift build -c release) >"$tmp/base-build.log" 2>&1; then
-        tail -n 40 "$tmp/base-build.log" >&2
-        die "the build of $base_commit failed"
-    fi
-    base="$(cd "$worktree" && swift build -c release --show-bin-path)/grove-report"
+    base=$(release_build "$worktree" "$tmp/base-build.log")
     base_label="$base_commit ($rev)"
 fi
 

@@ -8,13 +8,21 @@ as_root() {
     fi
 }
 
+# Installs a Debian package with apt unless `check` (a command line) already succeeds, and
+# checks again after.
+install_with_apt() { # package check...
+    local package=$1
+    shift
+    "$@" >/dev/null 2>&1 && return
+    log "installing $package (apt)"
+    as_root apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq "$package" >/dev/null
+    "$@" >/dev/null 2>&1 || die "'$*' still fails after installing '$package'"
+}
+
 # GNU time measures wall time and peak RSS of each run.
 require_gnu_time() {
-    [ -x /usr/bin/time ] && return
-    log "installing GNU time (apt)"
-    as_root apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq time >/dev/null
-    [ -x /usr/bin/time ] || die "/usr/bin/time is still missing after installing 'time'"
+    install_with_apt time test -x /usr/bin/time
 }
 
 # Sets `bin` to the grove-report to measure: $GROVE_BIN, or a release build (into
@@ -28,17 +36,25 @@ find_grove_report() {
         log "grove-report: $bin (GROVE_BIN)"
         return
     fi
-    local build=(swift build -c release)
-    if [ -n "${BENCH_SCRATCH_PATH:-}" ]; then build+=(--scratch-path "$BENCH_SCRATCH_PATH"); fi
-    build_command="${build[*]}"
-    log "building grove-report (${build[*]})"
+    local extra=()
+    if [ -n "${BENCH_SCRATCH_PATH:-}" ]; then extra=(--scratch-path "$BENCH_SCRATCH_PATH"); fi
+    build_command="swift build -c release${extra[*]:+ ${extra[*]}}"
+    log "building grove-report ($build_command)"
     .ci/install-deps
-    if ! "${build[@]}" >"$tmp/build.log" 2>&1; then
-        tail -n 40 "$tmp/build.log" >&2
-        die "${build[*]} failed"
-    fi
-    bin="$("${build[@]}" --show-bin-path)/grove-report"
+    bin=$(release_build . "$tmp/build.log" "${extra[@]}")
     log "grove-report: $bin"
+}
+
+# Builds the package in `dir` with `swift build -c release` and the extra arguments, logging to
+# `log` (whose tail is shown when the build fails); prints the path of its grove-report.
+release_build() { # dir log [swift build argument...]
+    local dir=$1 log_file=$2
+    shift 2
+    if ! (cd "$dir" && swift build -c release "$@") >"$log_file" 2>&1; then
+        tail -n 40 "$log_file" >&2
+        die "swift build -c release $* failed in $dir"
+    fi
+    echo "$(cd "$dir" && swift build -c release "$@" --show-bin-path)/grove-report"
 }
 
 # Whether two report directories hold the same report bytes, wall_seconds aside.
@@ -61,11 +77,7 @@ source_label() {
 
 # valgrind's callgrind counts instructions (Benchmarks/instructions.sh).
 require_valgrind() {
-    command -v valgrind >/dev/null && command -v callgrind_annotate >/dev/null && return
-    log "installing valgrind (apt)"
-    as_root apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq valgrind >/dev/null
-    command -v valgrind >/dev/null || die "valgrind is still missing after installing it"
+    install_with_apt valgrind command -v callgrind_annotate
 }
 
 # Writes the table a script built in "$tmp/results.md" to its results file and prints it.
