@@ -43,7 +43,7 @@ struct RecordIndexTests {
         var bySymbol = SymbolKeyedRecords<Count>()
         for (value, symbol) in symbols.enumerated() { bySymbol.append(symbol, Count(value: value)) }
         #expect(symbols.indices.allSatisfy { bySymbol[symbols[$0]] == Count(value: $0) })
-        #expect(bySymbol.keys == symbols)
+        #expect(Array(bySymbol.keys) == symbols)
     }
 
     /// Keys the store holds keep their place and fold the other store's record in; the other

@@ -30,7 +30,7 @@ struct HashedIndex<Key: TranslatableKey>: RecordIndex {
         UInt32(truncatingIfNeeded: key.indexHash >> 32)
     }
 
-    func position(of key: Key, in keys: [Key]) -> Int? {
+    func position(of key: Key, in keys: GrowingArray<Key>) -> Int? {
         table.position(Self.tag(key)) { keys[$0] == key }
     }
 

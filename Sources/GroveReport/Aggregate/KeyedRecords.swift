@@ -6,7 +6,7 @@ protocol RecordIndex: Sendable {
     init()
     /// The position of `key` in `keys`, the store's keys in arrival order: an index that keeps
     /// only part of a key's bits compares the key itself there.
-    func position(of key: Key, in keys: [Key]) -> Int?
+    func position(of key: Key, in keys: GrowingArray<Key>) -> Int?
     /// Starts reading the memory a lookup of `key` reads first (a cache miss in a large index).
     func prefetch(_ key: Key)
     mutating func insert(_ key: Key, at position: Int)
@@ -18,8 +18,8 @@ protocol RecordIndex: Sendable {
 /// The records of one kind in a partial state, by key, in arrival order.
 struct KeyedRecords<Index: RecordIndex, Record: MergeableRecord>: Sendable {
     private var index = Index()
-    private(set) var keys: [Index.Key] = []
-    private(set) var records: [Record] = []
+    private(set) var keys = GrowingArray<Index.Key>()
+    private(set) var records = GrowingArray<Record>()
 
     var count: Int { records.count }
 
@@ -63,7 +63,7 @@ struct KeyedRecords<Index: RecordIndex, Record: MergeableRecord>: Sendable {
         var mapped = KeyedRecords<Index, NewRecord>()
         mapped.index = index
         mapped.keys = keys
-        mapped.records = records.map(transform)
+        mapped.records = GrowingArray(records.lazy.map(transform))
         return mapped
     }
 
@@ -75,7 +75,7 @@ struct KeyedRecords<Index: RecordIndex, Record: MergeableRecord>: Sendable {
         index = Index()
     }
 
-    mutating func removeAll() -> (keys: [Index.Key], records: [Record]) {
+    mutating func removeAll() -> (keys: GrowingArray<Index.Key>, records: GrowingArray<Record>) {
         defer { self = KeyedRecords() }
         return (keys, records)
     }
@@ -100,7 +100,7 @@ struct KeyedRecords<Index: RecordIndex, Record: MergeableRecord>: Sendable {
             return
         }
         // Translated in one pass first: its reads of the translation are independent misses.
-        let keys = translation.map { translation in other.keys.map { Index.translated($0, translation) } } ?? other.keys
+        let keys = translation.map { translation in GrowingArray(other.keys.lazy.map { Index.translated($0, translation) }) } ?? other.keys
         let positions = positions(of: keys)
         reserve(count + positions.count { $0 == Self.absent })
         // A record here, or the index slot of a new key, is a cache miss in a large store: that
@@ -126,7 +126,7 @@ struct KeyedRecords<Index: RecordIndex, Record: MergeableRecord>: Sendable {
 
     /// The position of each of `keys` here, or `absent`. The index entry of the key `lookahead`
     /// places ahead is asked for while the current one is looked up.
-    private func positions(of keys: [Index.Key]) -> [UInt32] {
+    private func positions(of keys: GrowingArray<Index.Key>) -> [UInt32] {
         keys.indices.map { position in
             let ahead = position + Self.lookahead
             if ahead < keys.count { prefetch(keys[ahead]) }

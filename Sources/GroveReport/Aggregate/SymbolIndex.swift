@@ -3,7 +3,7 @@
 struct SymbolIndex: RecordIndex {
     private var table = SlotTable()
 
-    func position(of key: Symbol, in keys: [Symbol]) -> Int? {
+    func position(of key: Symbol, in keys: GrowingArray<Symbol>) -> Int? {
         table.position(key.raw) { _ in true }
     }
 

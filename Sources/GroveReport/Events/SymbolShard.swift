@@ -3,10 +3,10 @@ import CPrefetch
 /// One shard of a `SymbolTable`: the strings whose hashes share its top bits, stored once each
 /// in one growing arena and numbered densely from 0 in the order they arrived.
 struct SymbolShard: Sendable {
-    private var arena: [UInt8] = []
+    private var arena = GrowingArray<UInt8>()
     /// Start of each string's bytes in `arena`; one extra entry marks the end of the last.
     /// Four bytes a string: a shard's arena stays far below 4 GiB (`append` checks).
-    private var starts: [UInt32] = [0]
+    private var starts = GrowingArray<UInt32>(CollectionOfOne(0))
     /// Open addressing, a power of two of slots: the low 32 bits of the string's hash above
     /// number + 1, or 0 for an empty slot. The hash bits let a probe pass other strings without
     /// reading their bytes (each read is a cache miss in a table of millions), and are all a
@@ -64,7 +64,7 @@ struct SymbolShard: Sendable {
     }
 
     /// The bytes of string `number`.
-    func bytes(_ number: UInt32) -> ArraySlice<UInt8> {
+    func bytes(_ number: UInt32) -> Slice<GrowingArray<UInt8>> {
         let index = Int(number)
         return arena[Int(starts[index])..<Int(starts[index + 1])]
     }

@@ -114,7 +114,7 @@ struct SymbolTable: Sendable {
     }
 
     /// The bytes of a symbol of this table.
-    func bytes(_ symbol: Symbol) -> ArraySlice<UInt8> {
+    func bytes(_ symbol: Symbol) -> Slice<GrowingArray<UInt8>> {
         shards[Self.shard(of: symbol)].bytes(symbol.raw >> Self.shardBits)
     }
 

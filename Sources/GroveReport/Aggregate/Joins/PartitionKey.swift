@@ -41,8 +41,8 @@ extension CampaignUnit: PartitionKey {
 /// and the partition it hashes to. Every partition then collects its own records by scanning the
 /// partition numbers, so each record is copied once, into its partition, with no parts in between.
 struct RoutedRecords<Index: RecordIndex, Record: MergeableRecord>: Sendable where Index.Key: PartitionKey {
-    let keys: [Index.Key]
-    let records: [Record]
+    let keys: GrowingArray<Index.Key>
+    let records: GrowingArray<Record>
     /// Maps the records' symbols when they come from another table (the keys are mapped already).
     let translation: SymbolTranslation?
     let partitions: [UInt32]

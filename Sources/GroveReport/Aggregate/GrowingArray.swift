@@ -1,0 +1,123 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// An array for the keyed stores, which grow by millions of appends: its storage grows with
+/// `realloc`, which moves a block with a mapping of its own (every block of 1 MiB or more,
+/// `MemoryPolicy`) to its larger size with `mremap`, its pages and all, where a Swift array
+/// allocates a fresh block, copies into it and frees the old one. At 10M events those doublings
+/// faulted in 3 GiB of fresh pages (zeroed by the kernel, then written over) for 1 GiB of peak
+/// memory, and held the old and the new block at once.
+///
+/// Value semantics as `Array`'s: copies share storage until one of them is changed. Elements are
+/// moved by their bytes, which Swift allows for every type the stores hold (no weak references,
+/// nothing that knows its own address).
+struct GrowingArray<Element> {
+    private var storage = Storage()
+
+    init() {}
+
+    init<Elements: Sequence>(_ elements: Elements) where Elements.Element == Element {
+        reserveCapacity(elements.underestimatedCount)
+        for element in elements { append(element) }
+    }
+
+    var capacity: Int { storage.capacity }
+
+    mutating func append(_ element: Element) {
+        makeUnique()
+        if storage.count == storage.capacity { storage.resize(to: Swift.max(16, storage.capacity * 2)) }
+        (storage.base.unsafelyUnwrapped + storage.count).initialize(to: element)
+        storage.count += 1
+    }
+
+    mutating func append(contentsOf elements: UnsafeBufferPointer<Element>) {
+        guard let source = elements.baseAddress, !elements.isEmpty else { return }
+        makeUnique()
+        let needed = storage.count + elements.count
+        if needed > storage.capacity { storage.resize(to: Swift.max(needed, storage.capacity * 2)) }
+        (storage.base.unsafelyUnwrapped + storage.count).initialize(from: source, count: elements.count)
+        storage.count = needed
+    }
+
+    /// Room for `minimumCapacity` elements in all.
+    mutating func reserveCapacity(_ minimumCapacity: Int) {
+        makeUnique()
+        if minimumCapacity > storage.capacity { storage.resize(to: minimumCapacity) }
+    }
+
+    func withUnsafeBufferPointer<Result>(_ body: (UnsafeBufferPointer<Element>) throws -> Result) rethrows -> Result {
+        try withExtendedLifetime(storage) { try body(UnsafeBufferPointer(start: storage.base, count: storage.count)) }
+    }
+
+    mutating func withUnsafeMutableBufferPointer<Result>(
+        _ body: (UnsafeMutableBufferPointer<Element>) throws -> Result
+    ) rethrows -> Result {
+        makeUnique()
+        return try withExtendedLifetime(storage) {
+            try body(UnsafeMutableBufferPointer(start: storage.base, count: storage.count))
+        }
+    }
+
+    @inline(__always)
+    private mutating func makeUnique() {
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+    }
+
+    /// The elements and the block that holds them.
+    private final class Storage {
+        private(set) var base: UnsafeMutablePointer<Element>?
+        var count = 0
+        private(set) var capacity = 0
+
+        init() {
+            // `malloc`'s blocks are aligned for any standard type, and no more.
+            precondition(MemoryLayout<Element>.alignment <= 16, "a GrowingArray element is aligned to 16 bytes at most")
+        }
+
+        deinit {
+            base?.deinitialize(count: count)
+            free(base)
+        }
+
+        /// Moves the elements into a block of `capacity` elements (never fewer than `count`).
+        func resize(to capacity: Int) {
+            let bytes = Swift.max(1, capacity * MemoryLayout<Element>.stride)
+            guard let block = realloc(base, bytes) else { fatalError("out of memory growing an array to \(bytes) bytes") }
+            base = block.bindMemory(to: Element.self, capacity: capacity)
+            self.capacity = capacity
+        }
+
+        /// A storage of its own with copies of the elements.
+        func copy() -> Storage {
+            let copy = Storage()
+            guard count > 0 else { return copy }
+            copy.resize(to: count)
+            copy.base!.initialize(from: base!, count: count)
+            copy.count = count
+            return copy
+        }
+    }
+}
+
+extension GrowingArray: RandomAccessCollection, MutableCollection {
+    var startIndex: Int { 0 }
+    var endIndex: Int { storage.count }
+
+    subscript(position: Int) -> Element {
+        get {
+            precondition(position >= 0 && position < storage.count, "GrowingArray index out of range")
+            return storage.base.unsafelyUnwrapped[position]
+        }
+        _modify {
+            precondition(position >= 0 && position < storage.count, "GrowingArray index out of range")
+            makeUnique()
+            yield &storage.base.unsafelyUnwrapped[position]
+        }
+    }
+}
+
+/// Shared storage is never written (`makeUnique`), so copies may cross threads as `Array`s do.
+extension GrowingArray: @unchecked Sendable where Element: Sendable {}
