@@ -61,7 +61,9 @@ struct GrowingArrayTests {
         var copy = original
         copy[10] = -1
         copy.append(1_000)
+        let snapshot = original
         original.withUnsafeMutableBufferPointer { $0[0] = 42 }
+        #expect(snapshot[0] == 0)
         #expect(original.count == 1_000 && original[10] == 10 && original[0] == 42)
         #expect(copy.count == 1_001 && copy[10] == -1 && copy[0] == 0 && copy.last == 1_000)
 

@@ -13,7 +13,8 @@ import Darwin
 ///
 /// Value semantics as `Array`'s: copies share storage until one of them is changed. Elements are
 /// moved by their bytes, which Swift allows for every type the stores hold (no weak references,
-/// nothing that knows its own address).
+/// nothing that knows its own address). Unlike `Array`, even an empty one allocates its storage
+/// object: the stores are few and long-lived, so this costs less than a check on every append.
 struct GrowingArray<Element> {
     private var storage = Storage()
 
