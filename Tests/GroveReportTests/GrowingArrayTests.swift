@@ -93,4 +93,29 @@ struct GrowingArrayTests {
         }
         #expect(tracker.live == 0)
     }
+
+    @Test func consumingHandsOverEachElementOnceInOrder() {
+        let tracker = Tracker()
+        do {
+            var owners = GrowingArray<Owner>()
+            for value in 0..<20_000 { owners.append(Owner(value, tracker)) }
+            var seen: [Int] = []
+            (consume owners).forEachConsumed { owner in
+                seen.append(owner.payload[0])
+                #expect(tracker.live == 20_000 - seen.count + 1, "each element is released as its turn ends")
+            }
+            #expect(seen == Array(0..<20_000))
+            #expect(tracker.live == 0)
+
+            var shared = GrowingArray<Owner>()
+            for value in 0..<100 { shared.append(Owner(value, tracker)) }
+            let other = shared
+            var sum = 0
+            shared.forEachConsumed { sum += $0.payload[1] }
+            #expect(sum == (1...100).reduce(0, +))
+            #expect(tracker.live == 100, "a shared storage keeps its elements for its other owner")
+            #expect(other.count == 100 && other[99].payload == [99, 100])
+        }
+        #expect(tracker.live == 0)
+    }
 }

@@ -43,6 +43,20 @@ struct GrowingArray<Element> {
         storage.count = needed
     }
 
+    /// Hands every element to `body` in order, leaving nothing behind. The only owner of its
+    /// storage moves them out, which saves a store taken apart a copy of each (and its retains
+    /// and releases); a shared storage is left to its other owners, and `body` gets copies.
+    consuming func forEachConsumed(_ body: (consuming Element) -> Void) {
+        guard isKnownUniquelyReferenced(&storage) else {
+            for element in self { body(element) }
+            return
+        }
+        let (base, count) = (storage.base, storage.count)
+        // Moved out below: the storage frees its block without deinitializing them.
+        storage.count = 0
+        for index in 0..<count { body((base.unsafelyUnwrapped + index).move()) }
+    }
+
     /// Room for `minimumCapacity` elements in all.
     mutating func reserveCapacity(_ minimumCapacity: Int) {
         makeUnique()

@@ -80,6 +80,17 @@ struct KeyedRecords<Index: RecordIndex, Record: MergeableRecord>: Sendable {
         return (keys, records)
     }
 
+    /// Hands every record to `body` with its position and key, in arrival order, the records moved
+    /// out rather than copied (`GrowingArray.forEachConsumed`): a join stage consumes its input.
+    consuming func forEachConsumed(_ body: (_ position: Int, _ key: Index.Key, _ record: consuming Record) -> Void) {
+        let (keys, records) = removeAll()
+        var position = 0
+        (consume records).forEachConsumed { record in
+            body(position, keys[position], record)
+            position += 1
+        }
+    }
+
     /// Room for `count` records in all: one allocation instead of doublings while a merge grows
     /// the store (a doubling briefly holds the old and the new array).
     mutating func reserve(_ count: Int) {
@@ -94,7 +105,8 @@ struct KeyedRecords<Index: RecordIndex, Record: MergeableRecord>: Sendable {
     /// Two passes: the first finds where each key of `other` is here, so that the store grows
     /// only by the keys it lacks (room for all of `other` would copy and rehash a large store
     /// that most of `other`'s keys are already in); the second merges or appends each record.
-    mutating func merge(_ other: KeyedRecords, _ translation: SymbolTranslation? = nil, symbols: SymbolTable) {
+    /// `other`'s records are moved in, not copied, when it holds them alone.
+    mutating func merge(_ other: consuming KeyedRecords, _ translation: SymbolTranslation? = nil, symbols: SymbolTable) {
         if translation == nil, records.isEmpty {
             self = other
             return
@@ -105,15 +117,16 @@ struct KeyedRecords<Index: RecordIndex, Record: MergeableRecord>: Sendable {
         reserve(count + positions.count { $0 == Self.absent })
         // A record here, or the index slot of a new key, is a cache miss in a large store: that
         // of the key `lookahead` places ahead is asked for while the current one is merged.
-        for (position, key) in keys.enumerated() {
+        (consume other).forEachConsumed { position, _, record in
             let ahead = position + Self.lookahead
             if ahead < keys.count { prefetch(keys[ahead], at: positions[ahead]) }
-            let record = translation.map { other.records[position].translated($0) } ?? other.records[position]
             let here = positions[position]
+            let merged: Record
+            if let translation { merged = record.translated(translation) } else { merged = record }
             if here == Self.absent {
-                append(key, record)
+                append(keys[position], merged)
             } else {
-                records[Int(here)].merge(record, symbols: symbols)
+                records[Int(here)].merge(merged, symbols: symbols)
             }
         }
     }

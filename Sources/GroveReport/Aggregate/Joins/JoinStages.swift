@@ -51,8 +51,7 @@ extension JoinPartition {
         home = number
         outgoing = count > 1 ? [JoinState](repeating: JoinState(), count: count) : []
         joinClicks(noCampaign: noCampaign, symbols: symbols)
-        let installs = installs.removeAll()
-        for (key, install) in zip(installs.keys, installs.records) {
+        take(&installs, .init()).forEachConsumed { _, key, install in
             leaked += install.leaked
             joinInstall(install, campaign: key.first, scope: scope)
         }
@@ -76,7 +75,8 @@ extension JoinPartition {
     /// Matches each exposure with the unit's used orders at or after its first exposure.
     mutating func joinStage3() {
         // A unit without orders converts nowhere: skipping it saves building its matcher.
-        for conversion in joins.unitConversions.removeAll().records where !conversion.exposures.isEmpty && !conversion.orders.isEmpty {
+        take(&joins.unitConversions, .init()).forEachConsumed { _, _, conversion in
+            guard !conversion.exposures.isEmpty, !conversion.orders.isEmpty else { return }
             let matcher = OrderMatcher(conversion.orders)
             for exposure in conversion.exposures {
                 let (orders, revenue) = matcher.orders(atOrAfter: exposure.firstExposure)
@@ -102,10 +102,10 @@ extension JoinPartition {
         }
         joined.merge(take(&joins.clickJoins, .init()), symbols: symbols)
         joins.clickJoins = joined
-        for open in attribution.opens.removeAll().records {
+        take(&attribution.opens, .init()).forEachConsumed { _, _, open in
             guard let clickId = open.original.clickId else {
                 joins.attributionExtras.unresolvedOpens += 1
-                continue
+                return
             }
             stage2Input(for: clickId) {
                 $0.clickJoins.modify(clickId, default: ClickJoin.init) { join in
@@ -115,8 +115,7 @@ extension JoinPartition {
                 }
             }
         }
-        let bindings = attribution.bindings.removeAll()
-        for (clickId, binding) in zip(bindings.keys, bindings.records) {
+        take(&attribution.bindings, .init()).forEachConsumed { _, clickId, binding in
             stage2Input(for: clickId) {
                 $0.clickJoins.modify(clickId, default: ClickJoin.init) { join in
                     join.bindings += 1
@@ -151,7 +150,8 @@ extension JoinPartition {
 
     /// Stage 1 of exposure for orders: routes every used order to its units.
     private mutating func joinOrders() {
-        for order in orders.removeAll().records where order.isUsable {
+        take(&orders, .init()).forEachConsumed { _, _, order in
+            guard order.isUsable else { return }
             let earliest = order.earliest
             if earliest.isPreview || earliest.subject.consent == .denied { leaked += 1 }
             let match = UnitConversion.OrderMatch(ts: earliest.ts, amountMinor: earliest.amountMinor)
@@ -165,11 +165,11 @@ extension JoinPartition {
 
     /// Stage 2 of attribution: counts each click's campaign row, or its orphans.
     private mutating func countCampaigns() {
-        for join in joins.clickJoins.removeAll().records {
+        take(&joins.clickJoins, .init()).forEachConsumed { _, _, join in
             guard let (campaign, route) = join.click else {
                 joins.attributionExtras.orphanOpens += join.opens
                 joins.attributionExtras.orphanBinds += join.bindings
-                continue
+                return
             }
             joins.campaignAttribution.modify(campaign, default: AttributionCounts.init) { counts in
                 counts.clicks += 1
@@ -186,11 +186,10 @@ extension JoinPartition {
 
     /// Stage 2 of exposure: rule 3, then units of their variant and exposures of their unit key.
     private mutating func assignUnits() {
-        let assignments = joins.unitAssignments.removeAll()
-        for (key, assignment) in zip(assignments.keys, assignments.records) {
+        take(&joins.unitAssignments, .init()).forEachConsumed { _, key, assignment in
             guard assignment.variants.count == 1, let variant = assignment.variants.first else {
                 joins.campaignStats.modify(key.campaign, default: CampaignStats.init) { $0.multiVariantUnits += 1 }
-                continue
+                return
             }
             joins.variants.modify(SymbolPair(first: key.campaign, second: variant.variant), default: VariantCounts.init) {
                 $0.units += 1

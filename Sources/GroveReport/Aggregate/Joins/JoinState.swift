@@ -19,14 +19,15 @@ struct JoinState: Sendable {
     var campaignStats = SymbolKeyedRecords<CampaignStats>()
     var attributionExtras = AttributionExtras()
 
-    /// Merges `other`, whose symbols `translation` maps into `symbols` (nil: they are its already).
-    mutating func merge(_ other: JoinState, _ translation: SymbolTranslation?, symbols: SymbolTable) {
-        clickJoins.merge(other.clickJoins, translation, symbols: symbols)
-        unitAssignments.merge(other.unitAssignments, translation, symbols: symbols)
-        unitConversions.merge(other.unitConversions, translation, symbols: symbols)
-        campaignAttribution.merge(other.campaignAttribution, translation, symbols: symbols)
-        variants.merge(other.variants, translation, symbols: symbols)
-        campaignStats.merge(other.campaignStats, translation, symbols: symbols)
+    /// Merges `other`, whose symbols `translation` maps into `symbols` (nil: they are its already),
+    /// moving its records in when it holds them alone.
+    mutating func merge(_ other: consuming JoinState, _ translation: SymbolTranslation?, symbols: SymbolTable) {
+        clickJoins.merge(take(&other.clickJoins, .init()), translation, symbols: symbols)
+        unitAssignments.merge(take(&other.unitAssignments, .init()), translation, symbols: symbols)
+        unitConversions.merge(take(&other.unitConversions, .init()), translation, symbols: symbols)
+        campaignAttribution.merge(take(&other.campaignAttribution, .init()), translation, symbols: symbols)
+        variants.merge(take(&other.variants, .init()), translation, symbols: symbols)
+        campaignStats.merge(take(&other.campaignStats, .init()), translation, symbols: symbols)
         attributionExtras.merge(other.attributionExtras, symbols: symbols)
     }
 

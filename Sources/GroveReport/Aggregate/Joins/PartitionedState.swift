@@ -81,14 +81,24 @@ struct PartitionedState: Sendable {
 
     /// Delivers what stage 1 of every partition wrote for another (`JoinPartition.outgoing`) to
     /// that partition: the shuffle between stages 1 and 2, whose inputs are keyed differently.
+    /// Each delivery is moved to its partition first, which then owns it alone: its merge moves
+    /// the records in rather than copying them.
     private mutating func reshuffle() {
-        let outgoing = partitions.indices.map { take(&partitions[$0].outgoing, []) }
-        let symbols = self.symbols
-        forEachPartition { number, partition in
-            for source in outgoing where !source.isEmpty {
-                partition.joins.merge(source[number], nil, symbols: symbols)
+        var deliveries = [(partition: JoinPartition, incoming: [JoinState])](
+            repeating: (JoinPartition(), []), count: partitions.count)
+        for source in partitions.indices {
+            for (target, state) in take(&partitions[source].outgoing, []).enumerated() {
+                deliveries[target].incoming.append(state)
             }
         }
+        for number in partitions.indices { deliveries[number].partition = take(&partitions[number], JoinPartition()) }
+        let symbols = self.symbols
+        Parallel.forEach(&deliveries, threads: threads) { _, delivery in
+            for source in delivery.incoming.indices {
+                delivery.partition.joins.merge(take(&delivery.incoming[source], JoinState()), nil, symbols: symbols)
+            }
+        }
+        partitions = deliveries.map(\.partition)
     }
 
     /// Runs a stage on every partition (with its number), on every thread.
