@@ -67,7 +67,6 @@ struct KeyedRecords<Index: RecordIndex, Record: MergeableRecord>: Sendable {
         return mapped
     }
 
-    /// Moves every record out, leaving the store empty: a join stage consumes its input.
     /// Releases the index, keeping keys and records in arrival order, for a store that will only
     /// be taken apart (`removeAll`) from now on: its index would hold memory until then, and
     /// lookups find nothing once it is gone.
@@ -75,6 +74,7 @@ struct KeyedRecords<Index: RecordIndex, Record: MergeableRecord>: Sendable {
         index = Index()
     }
 
+    /// Moves the keys and records out, leaving the store empty (`RoutedRecords`, `forEachConsumed`).
     mutating func removeAll() -> (keys: GrowingArray<Index.Key>, records: GrowingArray<Record>) {
         defer { self = KeyedRecords() }
         return (keys, records)

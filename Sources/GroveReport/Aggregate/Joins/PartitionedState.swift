@@ -84,14 +84,14 @@ struct PartitionedState: Sendable {
     /// Each delivery is moved to its partition first, which then owns it alone: its merge moves
     /// the records in rather than copying them.
     private mutating func reshuffle() {
-        var deliveries = [(partition: JoinPartition, incoming: [JoinState])](
-            repeating: (JoinPartition(), []), count: partitions.count)
-        for source in partitions.indices {
-            for (target, state) in take(&partitions[source].outgoing, []).enumerated() {
+        var deliveries = partitions.indices.map {
+            (partition: take(&partitions[$0], JoinPartition()), incoming: [JoinState]())
+        }
+        for source in deliveries.indices {
+            for (target, state) in take(&deliveries[source].partition.outgoing, []).enumerated() {
                 deliveries[target].incoming.append(state)
             }
         }
-        for number in partitions.indices { deliveries[number].partition = take(&partitions[number], JoinPartition()) }
         let symbols = self.symbols
         Parallel.forEach(&deliveries, threads: threads) { _, delivery in
             for source in delivery.incoming.indices {
