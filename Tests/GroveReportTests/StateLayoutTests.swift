@@ -2,8 +2,8 @@ import Foundation
 import Testing
 @testable import GroveReport
 
-/// How the state stores records (schema version 2, docs/STATE.md): rows appended and merged on
-/// reading, compacted once a key has many, and a version 1 state migrated in place.
+/// How the state stores records (schema version 3, docs/STATE.md): rows appended and merged on
+/// reading, compacted once a key has many, and states of versions 1 and 2 migrated in place.
 @Suite(.serialized)
 struct StateLayoutTests {
     /// The most rows any record key has in the state.
@@ -14,9 +14,15 @@ struct StateLayoutTests {
 
     @Test func keysTouchedEveryNightAreCompactedAndStillAddUp() throws {
         let directory = try temporaryDirectory()
-        // Shuffled shares of few events: the same installs and clicks come back night after night.
+        // Shuffled shares of few events: the same installs and clicks come back night after night,
+        // and one click every night.
         let nights = IncrementalMerge.compactionRows + 4
         let files = try StateTests.splitLogs(into: directory, files: nights, seed: 21, events: 1500)
+        for (night, file) in files.enumerated() {
+            let click = #"{"type":"link_click","ts":"2026-03-0\#(night % 9 + 1)T00:00:00Z","clickId":"every-night","appKey":"k","slug":"s","route":"app"}"#
+            // A second gzip member: the file is read whole.
+            try writeFile(file, try readFile(file) + gzip(Array((click + "\n").utf8)))
+        }
         let single = try execute(["run", "--out", directory + "/single", "--max-reject-rate", "1"] + files)
         #expect(single.status == 0, "\(single.stderr)")
         let state = directory + "/state.db"
@@ -51,12 +57,49 @@ struct StateLayoutTests {
         #expect(String(decoding: version, as: UTF8.self) == "\(StateSchema.version)\n")
         let tables = try commandOutput(["sqlite3", state, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"])
         #expect(!String(decoding: tables, as: UTF8.self).contains("open_clicks"))
-        // Every stored record now has format 3's spelled-out kinds.
+        // Every stored totals and aggregates record now has format 3's spelled-out kinds (the
+        // per-key records are binary rows since schema 3).
         let old = try commandOutput(["sqlite3", state, """
-            SELECT count(*) FROM (SELECT value FROM records UNION ALL SELECT value FROM totals UNION ALL SELECT value FROM aggregates)
+            SELECT count(*) FROM (SELECT value FROM totals UNION ALL SELECT value FROM aggregates)
              WHERE value NOT LIKE '{"v":3%'
             """])
         #expect(String(decoding: old, as: UTF8.self) == "0\n")
+    }
+
+    /// `Tests/Fixtures/state-v2`: the first two days of `state-v1`'s logs, ingested by the release
+    /// that wrote schema version 2 (CRC-32 digests). Migrated, its rows and links carry the
+    /// state's keyed digests, and the third night still adds up to one run.
+    @Test func aVersion2StateGetsKeyedDigestsAndGoesOnAddingUp() throws {
+        let logs = packageRoot + "/Tests/Fixtures/state-v1"
+        let directory = try temporaryDirectory()
+        let state = directory + "/state.sqlite"
+        try writeFile(state, try readFile(packageRoot + "/Tests/Fixtures/state-v2/state.sqlite"))
+        let linksBefore = try Self.scalar(state, "SELECT count(*) FROM links")
+        let days = ["2026-03-02", "2026-03-03", "2026-03-04"].map { logs + "/events-\($0).ndjson.gz" }
+        let single = try execute(["run", "--out", directory + "/single", "--max-reject-rate", "1"] + days)
+        #expect(single.status == 0, "\(single.stderr)")
+        let migrated = try execute(["run", "--state", state, "--out", directory + "/migrated", "--max-reject-rate", "1"])
+        #expect(migrated.status == 0, "\(migrated.stderr)")
+        #expect(try Self.scalar(state, "PRAGMA user_version") == "\(StateSchema.version)")
+        #expect(try Self.scalar(state, "SELECT count(*) FROM links") == linksBefore)
+        let salt = try Self.scalar(state, "SELECT value FROM meta WHERE name = 'email_salt'")
+        let digest = StateKeyDigest(salt: Array(salt.utf8))
+        let rows = try commandOutput(["sqlite3", "-separator", "\t", state, "SELECT hash, hex(key) FROM records"])
+        for row in String(decoding: rows, as: UTF8.self).split(separator: "\n") {
+            let parts = row.split(separator: "\t", maxSplits: 1)
+            let key = stride(from: 0, to: parts[1].count, by: 2).map { offset in
+                UInt8(parts[1].dropFirst(offset).prefix(2), radix: 16) ?? 0
+            }
+            #expect(Int64(parts[0]) == digest.of(key), "\(parts[1])")
+        }
+        let night = try execute(["run", "--state", state, "--out", directory + "/night", "--max-reject-rate", "1"] + days)
+        #expect(night.status == 0, "\(night.stderr)")
+        #expect(try StateTests.comparable(directory + "/night") == StateTests.comparable(directory + "/single"))
+    }
+
+    /// One value of a query on the state, as the sqlite3 shell prints it.
+    static func scalar(_ state: String, _ query: String) throws -> String {
+        String(decoding: try commandOutput(["sqlite3", state, query]), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     @Test func format2RecordsGetTheirSpelledOutKinds() throws {

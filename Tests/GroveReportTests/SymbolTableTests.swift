@@ -53,8 +53,8 @@ struct SymbolTableTests {
         let long = Array("abcdefghijklmnop".utf8)
         for length in 0...long.count {
             let standalone = Array(long.prefix(length))
-            let fromPrefix = long.withUnsafeBufferPointer { SymbolTable.hash(UnsafeBufferPointer(rebasing: $0.prefix(length)), seed: 7) }
-            #expect(standalone.withUnsafeBufferPointer { SymbolTable.hash($0, seed: 7) } == fromPrefix)
+            let fromPrefix = long.withUnsafeBufferPointer { SymbolTable.hash(UnsafeBufferPointer(rebasing: $0.prefix(length)), key: SipHash.Key(k0: 7, k1: 7)) }
+            #expect(standalone.withUnsafeBufferPointer { SymbolTable.hash($0, key: SipHash.Key(k0: 7, k1: 7)) } == fromPrefix)
         }
     }
 }
@@ -78,5 +78,49 @@ struct SymbolLookupTests {
         #expect(table.lookup(ByteString("known")) == known)
         #expect(table.lookup(ByteString("unknown")) == nil)
         #expect(table.count == 1)
+    }
+}
+
+/// The in-memory hash of ids must be keyed: ids come from client apps, and a pair of ids that
+/// collide whatever the seed would let a sender flood one slot of the symbol tables.
+struct SymbolHashTests {
+    /// The pair the multiply-and-rotate hash collided on under every seed: bit 63 of the first
+    /// eight-byte word flipped, and bit 28 of the second.
+    @Test func craftedPairsOfTheOldHashDoNotCollide() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<10_000 {
+            let key = SipHash.Key(k0: .random(in: 0...UInt64.max, using: &generator), k1: .random(in: 0...UInt64.max, using: &generator))
+            let first = (0..<24).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            var second = first
+            second[7] ^= 0x80
+            second[11] ^= 0x10
+            let hashes = [first, second].map { bytes in bytes.withUnsafeBufferPointer { SymbolTable.hash($0, key: key) } }
+            #expect(hashes[0] != hashes[1])
+        }
+    }
+
+    @Test func equalBytesHashEquallyAndTheKeyChangesTheHash() {
+        let bytes: [UInt8] = Array("clk_9b92667032c59511".utf8)
+        let hash = { (k0: UInt64) in bytes.withUnsafeBufferPointer { SymbolTable.hash($0, key: SipHash.Key(k0: k0, k1: 7)) } }
+        #expect(hash(1) == hash(1))
+        #expect(hash(1) != hash(2))
+    }
+
+    /// The written-out SipHash is the reference function: SipHash-2-4's test vectors (key 00…0f,
+    /// messages 00…0n) and OpenSSL's SipHash on random inputs of every length up to 64 bytes.
+    @Test func sipHashMatchesTheReferenceAndOpenSSL() {
+        let key = SipHash.Key(k0: 0x0706_0504_0302_0100, k1: 0x0F0E_0D0C_0B0A_0908)
+        let vectors: [Int: UInt64] = [0: 0x726F_DB47_DD0E_0E31, 1: 0x74F8_39C5_93DC_67FD, 8: 0x93F5_F579_9A93_2462, 15: 0xA129_CA61_49BE_45E5]
+        for (length, expected) in vectors {
+            let message = (0..<length).map { UInt8($0) }
+            #expect(message.withUnsafeBufferPointer { SipHash.hash($0, key: key, compression: 2, finalization: 4) } == expected)
+        }
+        let openSSL = StateKeyDigest(key: Array(0..<16))
+        var generator = SystemRandomNumberGenerator()
+        for length in 0...64 {
+            let message = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            #expect(message.withUnsafeBufferPointer { SipHash.hash($0, key: key, compression: 2, finalization: 4) }
+                == message.withUnsafeBufferPointer(openSSL.sipHash))
+        }
     }
 }

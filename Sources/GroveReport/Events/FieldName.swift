@@ -84,7 +84,7 @@ enum FieldName: UInt8, CaseIterable, Sendable {
             var entries = [Entry](repeating: Entry(), count: 64)
             for name in FieldName.allCases {
                 let key = UnsafeBufferPointer(start: name.key.utf8Start, count: name.key.utf8CodeUnitCount)
-                let head = SymbolTable.littleEndianWord(key)
+                let head = ByteWord.littleEndian(key)
                 let slot = Self.slot(head: head, count: key.count)
                 precondition(entries[slot].name == nil, "FieldName.Resolver.multiplier no longer separates the keys")
                 entries[slot] = Entry(key: ShortKey(key, head: head), name: name)
@@ -96,7 +96,7 @@ enum FieldName: UInt8, CaseIterable, Sendable {
         @inline(__always)
         func resolve(_ bytes: UnsafeBufferPointer<UInt8>) -> FieldName? {
             guard bytes.count >= 2, bytes.count <= 13 else { return nil }
-            let head = SymbolTable.littleEndianWord(bytes)
+            let head = ByteWord.littleEndian(bytes)
             let entry = entries[Self.slot(head: head, count: bytes.count)]
             guard entry.key.matches(bytes, head: head) else { return nil }
             return entry.name

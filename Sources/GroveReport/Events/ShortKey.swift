@@ -17,10 +17,10 @@ struct ShortKey: Equatable, Sendable {
 
     @inline(__always)
     init(_ bytes: UnsafeBufferPointer<UInt8>) {
-        self.init(bytes, head: SymbolTable.littleEndianWord(bytes))
+        self.init(bytes, head: ByteWord.littleEndian(bytes))
     }
 
-    /// The key of `bytes`, whose first word (`SymbolTable.littleEndianWord`) is `head`.
+    /// The key of `bytes`, whose first word (`ByteWord.littleEndian`) is `head`.
     @inline(__always)
     init(_ bytes: UnsafeBufferPointer<UInt8>, head: UInt64) {
         (count, self.head, tail) = (bytes.count, head, Self.tailWord(bytes))
@@ -36,6 +36,6 @@ struct ShortKey: Equatable, Sendable {
     /// The last eight bytes of a string longer than eight, else 0.
     @inline(__always)
     private static func tailWord(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
-        bytes.count > 8 ? SymbolTable.littleEndianWord(UnsafeBufferPointer(rebasing: bytes[(bytes.count - 8)...])) : 0
+        bytes.count > 8 ? ByteWord.littleEndian(UnsafeBufferPointer(rebasing: bytes[(bytes.count - 8)...])) : 0
     }
 }

@@ -175,8 +175,8 @@ struct SymbolShard: Sendable {
     /// without the call into `memcmp`.
     private static func sameBytes(_ lhs: UnsafePointer<UInt8>, _ rhs: UnsafePointer<UInt8>, _ length: Int) -> Bool {
         guard length >= 8 else {
-            return SymbolTable.littleEndianWord(UnsafeBufferPointer(start: lhs, count: length))
-                == SymbolTable.littleEndianWord(UnsafeBufferPointer(start: rhs, count: length))
+            return ByteWord.littleEndian(UnsafeBufferPointer(start: lhs, count: length))
+                == ByteWord.littleEndian(UnsafeBufferPointer(start: rhs, count: length))
         }
         let (left, right) = (UnsafeRawPointer(lhs), UnsafeRawPointer(rhs))
         var offset = 0

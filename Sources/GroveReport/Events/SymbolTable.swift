@@ -20,9 +20,9 @@ struct Symbol: Hashable, Sendable {
 /// thread; a shard grows by itself, never the whole table at once.
 struct SymbolTable: Sendable {
     private var shards = Array(repeating: SymbolShard(), count: Self.shardCount)
-    /// The process's seed, kept in the table so that hashing a string does not pass the lazy
+    /// The process's key, kept in the table so that hashing a string does not pass the lazy
     /// initialization check of a static.
-    private let seed = Self.processSeed
+    private let key = Self.processKey
     /// The symbols of the names `internName` gave last.
     var recentNames = NameCache()
     /// The symbols of the words `internWord` gave last.
@@ -30,9 +30,9 @@ struct SymbolTable: Sendable {
 
     init() {}
 
-    /// Varies the hash so that crafted ids cannot force collisions; it never changes results.
+    /// Keys the hash so that crafted ids cannot force collisions; it never changes results.
     /// Drawn once a process, at first use, and shared by its tables.
-    private static let processSeed = UInt64.random(in: 0...UInt64.max)
+    private static let processKey = SipHash.Key.random()
 
     /// One value a shard, held inline: reached without the uniqueness check of an array.
     /// Sixteen shards: enough for the threads of a merge, and few enough that a shard's arrays
@@ -147,7 +147,7 @@ struct SymbolTable: Sendable {
         }
         Parallel.forEach(&merges, threads: threads) { shard, merge in
             merge.source.releaseSlots()
-            merge.symbols = merge.target.intern(contentsOf: merge.source) { Self.hash($0, seed: seed) }
+            merge.symbols = merge.target.intern(contentsOf: merge.source) { Self.hash($0, key: key) }
                 .map { Self.symbol($0, shard: shard) }
             merge.source = SymbolShard()
         }
@@ -160,9 +160,27 @@ struct SymbolTable: Sendable {
         return SymbolTranslation(map: map)
     }
 
+    /// The translation of this table onto itself in which `rewrite` may give a string another
+    /// one (interned here when new), or nil when it gives none: how the state seals texts in
+    /// place (`TextSealing`).
+    mutating func rewriting(_ rewrite: (Slice<GrowingArray<UInt8>>) -> [UInt8]?) -> SymbolTranslation? {
+        var rewritten: [(symbol: Symbol, bytes: [UInt8])] = []
+        for (shard, strings) in shards.enumerated() {
+            for number in 0..<strings.count {
+                let symbol = Self.symbol(UInt32(number), shard: shard)
+                if let other = rewrite(bytes(symbol)) { rewritten.append((symbol, other)) }
+            }
+        }
+        guard !rewritten.isEmpty else { return nil }
+        let size = (shards.map(\.count).max() ?? 0) << Self.shardBits
+        var map = (0..<size).map { Symbol(raw: UInt32($0)) }
+        for (symbol, bytes) in rewritten { map[Int(symbol.raw)] = intern(bytes) }
+        return SymbolTranslation(map: map)
+    }
+
     /// The hash of `bytes` and the shard it picks.
     private func place(_ bytes: UnsafeBufferPointer<UInt8>) -> (hash: UInt64, shard: Int) {
-        let hash = Self.hash(bytes, seed: seed)
+        let hash = Self.hash(bytes, key: key)
         return (hash, Self.shard(of: hash))
     }
 
@@ -175,53 +193,13 @@ struct SymbolTable: Sendable {
         return Symbol(raw: number << shardBits | UInt32(truncatingIfNeeded: shard))
     }
 
-    /// A fast seeded 64-bit hash: each eight bytes xor-ed in, multiplied and rotated (a bijection
-    /// of the state for each word, so strings of one length that differ in a word part there),
-    /// finished with the murmur3 mixer, which spreads every input bit over the shard, slot and tag
-    /// bits.
-    static func hash(_ bytes: UnsafeBufferPointer<UInt8>, seed: UInt64) -> UInt64 {
-        var hash = seed ^ (UInt64(bytes.count) &* 0x9E37_79B9_7F4A_7C15)
-        guard let base = bytes.baseAddress else { return mix(hash) }
-        let raw = UnsafeRawPointer(base)
-        var offset = 0
-        while offset + 8 <= bytes.count {
-            hash = (hash ^ raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) &* 0xFF51_AFD7_ED55_8CCD
-            hash = (hash << 29) | (hash >> 35)
-            offset += 8
-        }
-        let tail = littleEndianWord(UnsafeBufferPointer(rebasing: bytes[offset...]))
-        return mix(hash ^ mix(tail ^ 0x2545_F491_4F6C_DD1D))
-    }
-
-    /// The first up-to-eight bytes as a little-endian word, zero-padded, without reading past the end.
+    /// SipHash-1-3 under the process's random key: a keyed pseudo-random function, so no sender
+    /// can make ids collide (the multiply-and-rotate hash it replaced had collisions whatever the
+    /// seed: flip bit 63 of one eight-byte word and bit 28 of the next). Every output bit serves
+    /// the shard, slot and tag.
     @inline(__always)
-    static func littleEndianWord(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
-        let count = bytes.count
-        guard let base = bytes.baseAddress else { return 0 }
-        let raw = UnsafeRawPointer(base)
-        switch count {
-        case 8...:
-            return raw.loadUnaligned(as: UInt64.self)
-        case 4...7:
-            // Two overlapping four-byte loads; the shared bytes OR onto themselves.
-            let low = UInt64(raw.loadUnaligned(as: UInt32.self))
-            let high = UInt64(raw.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self))
-            return low | high << (8 * UInt64(count - 4))
-        case 1...3:
-            return UInt64(base[0]) | UInt64(base[count / 2]) << (8 * UInt64(count / 2)) | UInt64(base[count - 1]) << (8 * UInt64(count - 1))
-        default:
-            return 0
-        }
-    }
-
-    private static func mix(_ value: UInt64) -> UInt64 {
-        var x = value
-        x ^= x >> 33
-        x = x &* 0xFF51_AFD7_ED55_8CCD
-        x ^= x >> 33
-        x = x &* 0xC4CE_B9FE_1A85_EC53
-        x ^= x >> 33
-        return x
+    static func hash(_ bytes: UnsafeBufferPointer<UInt8>, key: SipHash.Key) -> UInt64 {
+        SipHash.hash(bytes, key: key)
     }
 }
 

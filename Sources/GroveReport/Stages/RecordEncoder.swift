@@ -8,13 +8,11 @@ struct RecordEncoder {
     static let formatVersion = 3
 
     let symbols: SymbolTable
-    /// Set for the state file, which must hold no email address (`TextSealing`).
-    let sealing: TextSealing?
     private(set) var output: [UInt8] = []
 
     /// Every record of the state.
-    static func encode(_ state: PartialState, sealing: TextSealing? = nil) -> [UInt8] {
-        var encoder = RecordEncoder(symbols: state.symbols, sealing: sealing)
+    static func encode(_ state: PartialState) -> [UInt8] {
+        var encoder = RecordEncoder(symbols: state.symbols)
         for type in StageRecordKinds.all { type.encodeAll(state, to: &encoder) }
         return encoder.output
     }
@@ -37,16 +35,7 @@ struct RecordEncoder {
         return line
     }
 
-    func text(_ symbol: Symbol) -> JSONOutput {
-        let text = symbols.string(symbol)
-        return .string(sealing?.seal(text, always: false) ?? text)
-    }
-
-    /// A normalized email: only ever written sealed into the state.
-    func email(_ symbol: Symbol) -> JSONOutput {
-        let text = symbols.string(symbol)
-        return .string(sealing?.seal(text, always: true) ?? text)
-    }
+    func text(_ symbol: Symbol) -> JSONOutput { .string(symbols.string(symbol)) }
 
     func text(_ symbol: Symbol?) -> JSONOutput { symbol.map(text) ?? .null }
 

@@ -14,16 +14,22 @@ struct IncrementalMerge {
     static let compactionRows = 8
 
     private let store: StateStore
+    private let digest: StateKeyDigest
+    private let names: StateNames
     private let sealing: TextSealing
     /// The last row stored before this run: the run's own rows are never read back as stored.
     private let lastStoredRow: Int64
     /// The stored records of S.
-    private var before = RecordDecoder()
-    /// Key hashes whose rows were read into `before`.
+    private var before = PartialState()
+    /// Key digests whose rows were read into `before`.
     private var loaded = Set<Int64>()
+    /// Stored rows read so far: what the night cost in the state, recorded with the run.
+    private(set) var rowsRead = 0
 
     init(into store: StateStore) throws(StateError) {
         self.store = store
+        digest = store.digest
+        names = StateNames(store: store)
         sealing = TextSealing(salt: store.salt)
         lastStoredRow = try store.lastRecordID()
     }
@@ -31,31 +37,23 @@ struct IncrementalMerge {
     /// Merges `fresh` (this run's partial state, not yet joined) into the state; returns the
     /// number of preview or consent-denied events that reached the analysis (the leak check).
     mutating func merge(_ fresh: consuming PartialState) throws(StateError) -> Int {
-        var rows: [(key: [UInt8], value: [UInt8])] = []
-        var sealed = RecordDecoder()
-        var totals = RecordDecoder()
-        for (key, value) in StateRecordText.split(RecordEncoder.encode(fresh, sealing: sealing)) {
-            if StateSchema.totalKinds.contains(StateRecordText.kind(of: key)) {
-                try StateRecordText.read(key, value, into: &totals, path: store.path)
-            } else {
-                try StateRecordText.read(key, value, into: &sealed, path: store.path)
-                rows.append((key, value))
-            }
-        }
+        var sealed = sealing.sealed(fresh)
+        // The totals over all keys are kept merged apart from the per-key records a night loads.
+        try mergeTotals(Self.takeTotals(from: &sealed))
+        let rows = try StateRows.rows(of: sealed, names: names)
+        let digests = rows.map { digest.of($0.key) }
         // Every lookup of a phase is one sorted batch: SQLite then reads each page once.
-        try load(rows.map { StateKeyHash.of($0.key) })
-        try loadClickComponents(also: sealed.state)
-        try loadUnitComponents(also: sealed.state)
-        try store.appendRecordRows(rows)
-        try store.addLinks(Self.links(of: sealed.state))
-        try mergeTotals(totals)
+        try load(digests)
+        try loadClickComponents(also: sealed)
+        try loadUnitComponents(also: sealed)
+        try store.appendRecordRows(zip(digests, rows).map { ($0, $1) })
+        try store.addLinks(Self.links(of: sealed, digest: digest, names: names))
         var changes: [PreviewScope: [PartialState]] = [:]
         for scope in PreviewScope.allCases {
-            changes[scope, default: []].append(Self.aggregates(of: before.state, scope: scope, sign: -1).state)
+            changes[scope, default: []].append(Self.aggregates(of: before, scope: scope, sign: -1).state)
         }
-        var after = before.state
-        before = RecordDecoder()
-        after.merge(sealed.state)
+        var after = take(&before, PartialState())
+        after.merge(sealed)
         var leaked = 0
         for scope in PreviewScope.allCases {
             let aggregates = Self.aggregates(of: after, scope: scope, sign: 1)
@@ -66,10 +64,21 @@ struct IncrementalMerge {
         return leaked
     }
 
+    /// Moves the records of the totals kinds (`StateSchema.totalKinds`: the accounting, the
+    /// per-campaign counters and the audit totals) out of `state`, into a state of their own.
+    private static func takeTotals(from state: inout PartialState) -> PartialState {
+        var totals = PartialState()
+        totals.symbols = state.symbols
+        totals.accounting = take(&state.accounting, Accounting())
+        totals.exposure.counters = take(&state.exposure.counters, .init())
+        totals.exposure.totals = take(&state.exposure.totals, .init())
+        return totals
+    }
+
     /// Adds this run's totals records to the stored ones.
-    private func mergeTotals(_ fresh: RecordDecoder) throws(StateError) {
-        var totals = fresh
-        try read(store.totals(), into: &totals)
+    private func mergeTotals(_ fresh: PartialState) throws(StateError) {
+        var totals = RecordDecoder()
+        try read(store.totals() + Self.rows(of: fresh, kinds: StateSchema.totalKinds), into: &totals)
         try store.replaceTotals(with: Self.rows(of: totals.state, kinds: StateSchema.totalKinds))
     }
 
@@ -83,45 +92,46 @@ struct IncrementalMerge {
         StateRecordText.split(RecordEncoder.encode(state)).filter { kinds.contains(StateRecordText.kind(of: $0.0)) }
     }
 
-    /// Reads the stored records whose keys have these hashes into `before` (each hash once), and
+    /// Reads the stored records whose keys have these digests into `before` (each once), and
     /// rewrites a record stored in many rows as a single row.
-    private mutating func load(_ hashes: [Int64]) throws(StateError) {
-        let rows = try store.recordRows(hashes: hashes.filter { loaded.insert($0).inserted }, through: lastStoredRow)
-        for row in rows { try StateRecordText.read(row.key, row.value, into: &before, path: store.path) }
+    private mutating func load(_ digests: [Int64]) throws(StateError) {
+        let rows = try store.recordRows(hashes: digests.filter { loaded.insert($0).inserted }, through: lastStoredRow)
+        rowsRead += rows.count
+        try StateRows.read(rows.lazy.map { StateRows.Row(key: $0.key, value: $0.value) }, into: &before, names: names)
         for (key, keyRows) in Dictionary(grouping: rows, by: \.key) where keyRows.count >= Self.compactionRows {
-            var record = RecordDecoder()
-            for row in keyRows { try StateRecordText.read(row.key, row.value, into: &record, path: store.path) }
-            // The rows hold sealed text already: encoding without sealing keeps it as it is.
-            guard let merged = StateRecordText.split(RecordEncoder.encode(record.state)).first(where: { $0.0 == key }) else { continue }
+            var record = PartialState()
+            try StateRows.read(keyRows.map { StateRows.Row(key: $0.key, value: $0.value) }, into: &record, names: names)
+            guard let merged = try StateRows.rows(of: record, names: names).first else { continue }
             for row in keyRows { try store.deleteRecordRow(id: row.id) }
-            try store.appendRecordRows([merged])
+            try store.appendRecordRows([(digest.of(key), merged)])
         }
     }
 
     /// This run's opens linked to the clicks their originals name, and its install records and
     /// orders to the units they name. A merged record's click or units are those of one of its
     /// rows, so linking every row's keeps every link a later night needs.
-    private static func links(of fresh: PartialState) -> Set<StateKeyHash.Link> {
+    static func links(of fresh: PartialState, digest: StateKeyDigest, names: StateNames) throws(StateError) -> Set<StateKeyDigest.Link> {
         let symbols = fresh.symbols
-        var links = Set<StateKeyHash.Link>()
+        var writer = StateRowWriter(symbols: symbols, names: names)
+        var links = Set<StateKeyDigest.Link>()
         let opens = fresh.attribution.opens
         for (openID, open) in zip(opens.keys, opens.records) {
             guard let clickID = open.original.clickId else { continue }
-            links.insert(StateKeyHash.Link(
-                name: StateKeyHash.click(symbols.string(clickID)),
-                record: StateKeyHash.of(StateRecordText.key("open", symbols.string(openID)))))
+            links.insert(StateKeyDigest.Link(
+                name: digest.click(symbols.string(clickID)),
+                record: digest.of(try StateRows.key(OpenRecord.self, openID, writer: &writer))))
         }
         let installs = fresh.exposure.installs
         for (pair, install) in zip(installs.keys, installs.records) {
-            let record = StateKeyHash.of(StateRecordText.key("install", symbols.string(pair.first), symbols.string(pair.second)))
+            let record = digest.of(try StateRows.key(InstallRecord.self, pair, writer: &writer))
             for decision in install.decisions.values {
-                links.insert(StateKeyHash.Link(name: StateKeyHash.unit(unitText(decision.unit, symbols)), record: record))
+                links.insert(StateKeyDigest.Link(name: digest.unit(unitText(decision.unit, symbols)), record: record))
             }
         }
         let orders = fresh.exposure.orders
         for (orderID, order) in zip(orders.keys, orders.records) {
-            let record = StateKeyHash.of(StateRecordText.key("order", symbols.string(orderID)))
-            for unit in units(of: order, symbols) { links.insert(StateKeyHash.Link(name: StateKeyHash.unit(unit), record: record)) }
+            let record = digest.of(try StateRows.key(OrderRecord.self, orderID, writer: &writer))
+            for unit in units(of: order, symbols) { links.insert(StateKeyDigest.Link(name: digest.unit(unit), record: record)) }
         }
         return links
     }
@@ -130,14 +140,16 @@ struct IncrementalMerge {
     /// this run has it), with its binding and every open resolved to it.
     private mutating func loadClickComponents(also fresh: PartialState) throws(StateError) {
         var clickIDs = Set<ByteString>()
-        for side in [before.state, fresh] {
+        for side in [before, fresh] {
             let attribution = side.attribution
             clickIDs.formUnion(attribution.clicks.keys.map(side.symbols.string))
             clickIDs.formUnion(attribution.bindings.keys.map(side.symbols.string))
             clickIDs.formUnion(attribution.opens.records.compactMap { $0.original.clickId.map(side.symbols.string) })
         }
-        let records = clickIDs.flatMap { [StateKeyHash.of(StateRecordText.key("click", $0)), StateKeyHash.of(StateRecordText.key("binding", $0))] }
-        try load(records + store.linkedRecords(clickIDs.map(StateKeyHash.click)))
+        let records = clickIDs.flatMap { id in
+            [ClickRecord.rowKind, BindingRecord.rowKind].map { digest.of(StateRowWriter.key(kind: $0, id: id.bytes)) }
+        }
+        try load(records + store.linkedRecords(clickIDs.map(digest.click)))
     }
 
     /// Every unit named by a touched install record or order (as stored or as this run has
@@ -145,7 +157,7 @@ struct IncrementalMerge {
     /// names it.
     private mutating func loadUnitComponents(also fresh: PartialState) throws(StateError) {
         var units = Set<ByteString>()
-        for side in [before.state, fresh] {
+        for side in [before, fresh] {
             for install in side.exposure.installs.records {
                 units.formUnion(install.decisions.values.map { Self.unitText($0.unit, side.symbols) })
             }
@@ -153,7 +165,7 @@ struct IncrementalMerge {
                 units.formUnion(Self.units(of: order, side.symbols))
             }
         }
-        try load(store.linkedRecords(units.map(StateKeyHash.unit)))
+        try load(store.linkedRecords(units.map(digest.unit)))
     }
 
     /// The per-campaign results of `state` past the join stages under `scope`, added (`sign`

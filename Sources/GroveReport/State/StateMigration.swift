@@ -1,15 +1,15 @@
 import CSQLite
 
-/// Brings a state written by an older schema to the current one, inside the run's transaction
-/// (a run that fails afterwards leaves the file as it was, old schema included).
+/// Brings a state written by an older schema to the current one (version 3), inside the run's
+/// transaction (a run that fails afterwards leaves the file as it was, old schema included).
 enum StateMigration {
     /// Version 1 kept each record in one row under its KEY, the totals among them, and three
     /// key-to-key indexes (opens by click, install records and orders by unit); its records
     /// were stage records of format 2 (`RecordFormat2`).
     static func fromVersion1(_ connection: SQLiteConnection) throws(SQLiteError) {
         try connection.execute("ALTER TABLE records RENAME TO records_v1")
-        try connection.execute(StateSchema.recordTables)
-        let record = try connection.prepare("INSERT INTO records (hash, kind, key, value) VALUES (?, ?, ?, ?)")
+        try connection.execute(StateSchema.version2RecordTables)
+        let record = try connection.prepare("INSERT INTO records (hash, kind, key, value) VALUES (0, ?, ?, ?)")
         let total = try connection.prepare("INSERT INTO totals (kind, key, value) VALUES (?, ?, ?)")
         let rows = try connection.prepare("SELECT key, value FROM records_v1 ORDER BY key")
         while try rows.step() {
@@ -19,27 +19,53 @@ enum StateMigration {
             if StateSchema.totalKinds.contains(kind) {
                 try total.run([.text(kind), .bytes(key), .bytes(value)])
             } else {
-                try record.run([.integer(StateKeyHash.of(key)), .text(kind), .bytes(key), .bytes(value)])
-            }
-        }
-        let link = try connection.prepare("INSERT OR IGNORE INTO links (hash, record_hash) VALUES (?, ?)")
-        let indexes: [(String, (ByteString) -> Int64)] = [
-            ("SELECT click_id, open_key FROM open_clicks", StateKeyHash.click),
-            ("SELECT unit, install_key FROM unit_installs", StateKeyHash.unit),
-            ("SELECT unit, order_key FROM unit_orders", StateKeyHash.unit),
-        ]
-        for (query, linkHash) in indexes {
-            let entries = try connection.prepare(query)
-            while try entries.step() {
-                let member = RecordFormat2.upgrade(key: entries.bytes(1))?.key ?? entries.bytes(1)
-                try link.run([.integer(linkHash(ByteString(entries.bytes(0)))), .integer(StateKeyHash.of(member))])
+                try record.run([.text(kind), .bytes(key), .bytes(value)])
             }
         }
         try upgradeAggregates(connection)
+        // Its three indexes (opens by click, install records and orders by unit) are made anew as
+        // links from the records by the migration from version 2.
         try connection.execute("""
             DROP TABLE records_v1; DROP TABLE open_clicks; DROP TABLE unit_installs; DROP TABLE unit_orders;
-            PRAGMA user_version = 2;
             """)
+    }
+
+    /// Version 2 kept records as stage record text found by their CRC-32, which anyone who sends
+    /// ids can aim at (a million ids of one CRC made every night that touched one read them all).
+    /// Its rows become binary rows (`StateRows`) under the keyed digest, and its links, which kept
+    /// only digests of what they name, are made anew from the records that name a click or a unit.
+    static func fromVersion2(_ connection: SQLiteConnection, store: StateStore) throws(StateError) {
+        let names = StateNames(store: store)
+        let select = try store.mapping { () throws(SQLiteError) in
+            try connection.execute("DROP INDEX records_by_hash; ALTER TABLE records RENAME TO records_v2; DELETE FROM links")
+            try connection.execute(StateSchema.rowTables)
+            return try connection.prepare("SELECT key, value FROM records_v2 ORDER BY id")
+        }
+        var done = false
+        while !done {
+            // A chunk of rows at a time: a record is the merge of its rows, so the rows of one key
+            // need not be read together, and memory stays that of a chunk. (A statement stepped
+            // past its end starts again, so the last step is the last.)
+            var chunk = RecordDecoder()
+            for _ in 0..<20_000 {
+                guard try store.mapping({ () throws(SQLiteError) in try select.step() }) else {
+                    done = true
+                    break
+                }
+                try StateRecordText.read(select.bytes(0), select.bytes(1), into: &chunk, path: store.path)
+            }
+            let rows = try StateRows.rows(of: chunk.state, names: names)
+            try store.appendRecordRows(rows.map { (store.digest.of($0.key), $0) })
+            try store.addLinks(IncrementalMerge.links(of: chunk.state, digest: store.digest, names: names))
+        }
+        try store.mapping { () throws(SQLiteError) in
+            select.reset()
+            try connection.execute("""
+                DROP TABLE records_v2;
+                ALTER TABLE runs ADD COLUMN records_read INTEGER NOT NULL DEFAULT 0;
+                PRAGMA user_version = \(StateSchema.version);
+                """)
+        }
     }
 
     /// Rewrites the per-scope results in stage format 3.

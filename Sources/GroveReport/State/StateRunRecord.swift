@@ -25,6 +25,8 @@ struct StateRunRecord: Sendable, Equatable {
     /// Lines and rejected lines read by this run alone.
     var lines: Int
     var rejected: Int
+    /// Stored record rows this run read: what the night cost in the state (only in the state).
+    var recordsRead = 0
 
     /// `summary.json`'s `"run"` member.
     var json: JSONOutput {

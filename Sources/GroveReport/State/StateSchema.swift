@@ -1,8 +1,8 @@
-/// The tables of a state file (schema version 2, stage records of format 3), documented in
+/// The tables of a state file (schema version 3, stage records of format 3), documented in
 /// docs/STATE.md. The version is SQLite's `user_version`; a file of a newer
 /// version is refused, an older one migrated (`StateMigration`).
 enum StateSchema {
-    static let version = 2
+    static let version = 3
 
     /// Record kinds that are totals over the whole input rather than per key: the state keeps
     /// one merged row of each in `totals`, outside the records a night loads.
@@ -45,16 +45,34 @@ enum StateSchema {
             + "PRIMARY KEY (run_id, \(key.joined(separator: ", "))));"
     }
 
-    /// The per-key records, their links and the totals, as version 2 has them.
+    /// The per-key records (binary rows, `StateRows`, with the names they number), their links
+    /// and the totals, as version 3 has them.
     ///
     /// Records are appended (a night's rows land together at the end of the table) and merged on
     /// reading, so a night writes new pages, not the old ones of every key it touches; only the
     /// small `records_by_hash` and `links` trees take writes at random places.
-    static let recordTables = """
-        CREATE TABLE records (id INTEGER PRIMARY KEY, hash INTEGER NOT NULL, kind TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL);
+    static let recordTables = rowTables + linkTables
+
+    /// The rows and the names they number.
+    static let rowTables = """
+        CREATE TABLE names (id INTEGER PRIMARY KEY, text BLOB NOT NULL UNIQUE);
+        CREATE TABLE records (id INTEGER PRIMARY KEY, hash INTEGER NOT NULL, key BLOB NOT NULL, value BLOB NOT NULL);
         CREATE INDEX records_by_hash ON records(hash);
+
+        """
+
+    /// The links and the totals: the same since version 2.
+    static let linkTables = """
         CREATE TABLE links (hash INTEGER NOT NULL, record_hash INTEGER NOT NULL, PRIMARY KEY (hash, record_hash)) WITHOUT ROWID;
         CREATE TABLE totals (kind TEXT NOT NULL, key TEXT NOT NULL PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+        """
+
+    /// Version 2's records: stage record text (format 3), found by CRC-32. A version 1 state is
+    /// migrated through it.
+    static let version2RecordTables = """
+        CREATE TABLE records (id INTEGER PRIMARY KEY, hash INTEGER NOT NULL, kind TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL);
+        CREATE INDEX records_by_hash ON records(hash);
+        \(linkTables)
         """
 
     /// The current version, created in one transaction.
@@ -63,7 +81,7 @@ enum StateSchema {
         CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
         CREATE TABLE runs (
             id INTEGER PRIMARY KEY, started TEXT NOT NULL, options TEXT NOT NULL, status TEXT NOT NULL,
-            lines INTEGER NOT NULL, rejected INTEGER NOT NULL);
+            lines INTEGER NOT NULL, rejected INTEGER NOT NULL, records_read INTEGER NOT NULL DEFAULT 0);
         CREATE TABLE inputs (
             run_id INTEGER NOT NULL REFERENCES runs(id), name TEXT, sha256 TEXT NOT NULL UNIQUE,
             size INTEGER NOT NULL, lines INTEGER NOT NULL);

@@ -9,6 +9,8 @@ final class StateStore {
     private var open = true
     /// The random salt of email hashes, made when the state was created.
     private(set) var salt: [UInt8] = []
+    /// The keyed digest of record keys and links, keyed from the salt (read first).
+    private(set) lazy var digest = StateKeyDigest(salt: salt)
 
     /// Statements prepared once per run and reused for every key.
     private var statements: [String: SQLiteStatement] = [:]
@@ -44,7 +46,7 @@ final class StateStore {
     }
 
     /// Runs SQLite work, turning its errors into the state's.
-    private func mapping<T>(_ body: () throws(SQLiteError) -> T) throws(StateError) -> T {
+    func mapping<T>(_ body: () throws(SQLiteError) -> T) throws(StateError) -> T {
         do {
             return try body()
         } catch {
@@ -54,7 +56,8 @@ final class StateStore {
         }
     }
 
-    /// Creates the schema in a new file, migrates an older one, refuses a newer one, and reads the salt.
+    /// Creates the schema in a new file, reads the salt and keys the digests with it, and
+    /// migrates an older schema (a newer one is refused).
     private func migrate() throws(StateError) {
         let version = try mapping { () throws(SQLiteError) in try connection.integer("PRAGMA user_version") }
         if version > StateSchema.version { throw .newerSchema(path: path, version: Int(version)) }
@@ -66,8 +69,6 @@ final class StateStore {
                 try connection.prepare("INSERT INTO meta (name, value) VALUES ('email_salt', ?)")
                     .run([.text(HexText.encode(SHA256Digest.randomBytes(32)))])
             }
-        } else if version == 1 {
-            try mapping { () throws(SQLiteError) in try StateMigration.fromVersion1(connection) }
         }
         let saltHex = try mapping { () throws(SQLiteError) -> String in
             let statement = try connection.prepare("SELECT value FROM meta WHERE name = 'email_salt'")
@@ -75,6 +76,11 @@ final class StateStore {
         }
         salt = Array(saltHex.utf8)
         guard !salt.isEmpty else { throw .notAState(path: path, reason: "no email salt") }
+        digest = StateKeyDigest(salt: salt)
+        if version == 1 {
+            try mapping { () throws(SQLiteError) in try StateMigration.fromVersion1(connection) }
+        }
+        if version == 1 || version == 2 { try StateMigration.fromVersion2(connection, store: self) }
     }
 
     /// Makes every change of this run durable at once.
@@ -128,9 +134,10 @@ final class StateStore {
 
     func recordRun(_ run: StateRunRecord) throws(StateError) {
         try mapping { () throws(SQLiteError) in
-            try connection.prepare("INSERT INTO runs (id, started, options, status, lines, rejected) VALUES (?, ?, ?, ?, ?, ?)")
-                .run([.integer(Int64(run.id)), .text(run.started), .text(run.options), .text("succeeded"),
-                      .integer(Int64(run.lines)), .integer(Int64(run.rejected))])
+            try connection.prepare(
+                "INSERT INTO runs (id, started, options, status, lines, rejected, records_read) VALUES (?, ?, ?, ?, ?, ?, ?)"
+            ).run([.integer(Int64(run.id)), .text(run.started), .text(run.options), .text("succeeded"),
+                   .integer(Int64(run.lines)), .integer(Int64(run.rejected)), .integer(Int64(run.recordsRead))])
             let insert = try connection.prepare("INSERT INTO inputs (run_id, name, sha256, size, lines) VALUES (?, ?, ?, ?, ?)")
             for input in run.inputs where input.status == .ingested {
                 try insert.run([.integer(Int64(run.id)), input.file == "-" ? .null : .text(input.file),
@@ -171,13 +178,30 @@ final class StateStore {
         ) { RecordRow(id: $0.integer(0), key: $0.bytes(1), value: $0.bytes(2)) }
     }
 
-    /// Adds rows to records (a key's first row creates it), in hash order so that the index
-    /// takes them page by page.
-    func appendRecordRows(_ rows: [(key: [UInt8], value: [UInt8])]) throws(StateError) {
-        for (hash, row) in rows.map({ (StateKeyHash.of($0.key), $0) }).sorted(by: { $0.0 < $1.0 }) {
-            try run("INSERT INTO records (hash, kind, key, value) VALUES (?, ?, ?, ?)",
-                    [.integer(hash), .text(StateRecordText.kind(of: row.key)), .bytes(row.key), .bytes(row.value)])
+    /// Adds rows to records (a key's first row creates it) under their key digests, in digest
+    /// order so that the index takes them page by page.
+    func appendRecordRows(_ rows: [(digest: Int64, row: StateRows.Row)]) throws(StateError) {
+        for (digest, row) in rows.sorted(by: { $0.digest < $1.digest }) {
+            try run("INSERT INTO records (hash, key, value) VALUES (?, ?, ?)", [.integer(digest), .bytes(row.key), .bytes(row.value)])
         }
+    }
+
+    // MARK: Names
+
+    /// The number of a name the state holds.
+    func nameNumber(_ text: [UInt8]) throws(StateError) -> Int64? {
+        try rows("SELECT id FROM names WHERE text = ?", [.bytes(text)]) { $0.integer(0) }.first
+    }
+
+    /// Numbers a new name.
+    func addName(_ text: [UInt8]) throws(StateError) -> Int64 {
+        try run("INSERT INTO names (text) VALUES (?)", [.bytes(text)])
+        return try mapping { () throws(SQLiteError) in try connection.integer("SELECT last_insert_rowid()") }
+    }
+
+    /// The text of a name by its number.
+    func name(number: Int64) throws(StateError) -> [UInt8]? {
+        try rows("SELECT text FROM names WHERE id = ?", [.integer(number)]) { $0.bytes(0) }.first
     }
 
     func deleteRecordRow(id: Int64) throws(StateError) {
@@ -186,7 +210,7 @@ final class StateStore {
 
     /// Records that records belong to what links name (a click, a unit): (link, record hash)
     /// pairs. Links only grow: a stale one makes a night read one more unchanged record.
-    func addLinks(_ links: Set<StateKeyHash.Link>) throws(StateError) {
+    func addLinks(_ links: Set<StateKeyDigest.Link>) throws(StateError) {
         for link in links.sorted() {
             try run("INSERT OR IGNORE INTO links (hash, record_hash) VALUES (?, ?)", [.integer(link.name), .integer(link.record)])
         }

@@ -61,6 +61,7 @@ public enum StatefulRun {
         var spools: [String] = []
         var linesPerFile = [Int](repeating: 0, count: plan.newFiles.count)
         var leaked = 0
+        var recordsRead = 0
         // Batch by batch, in report order, so memory follows the batch and not the run; every
         // batch is read (to report every input error and reject), but once one is unsound the
         // rest are not merged, and the transaction is dropped.
@@ -85,6 +86,7 @@ public enum StatefulRun {
                 var merge = try IncrementalMerge(into: store)
                 // Handed over, not copied: the merge releases this run's records as it stores them.
                 leaked += try merge.merge(take(&aggregation.state, PartialState()))
+                recordsRead += merge.rowsRead
             } catch {
                 throw .state(error)
             }
@@ -93,7 +95,7 @@ public enum StatefulRun {
         do throws(StateError) {
             let record = StateRunRecord(
                 id: try store.nextRunID(), started: Self.timestamp(), options: Self.describe(options), inputs: plan.inputs,
-                lines: accounting.lines, rejected: accounting.rejectedTotal)
+                lines: accounting.lines, rejected: accounting.rejectedTotal, recordsRead: recordsRead)
             // Until the state has changed, the result is that of an empty analysis.
             let nothing = JoinedState()
             var result = RunResult(

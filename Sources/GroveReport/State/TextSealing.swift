@@ -4,15 +4,86 @@
 struct TextSealing {
     let salt: [UInt8]
 
+    private static let prefix = Array("sha256:".utf8)
+
     /// The stored form of `text`; `always` for values that are emails by definition. A sealed
     /// text holds no `@`, so sealing what was read back from the state leaves it as it is.
     func seal(_ text: ByteString, always: Bool) -> ByteString {
-        let needed = always ? text.bytes.contains(UInt8(ascii: "@")) : Self.holdsEmailLikeToken(text.bytes)
-        guard needed else { return text }
+        seal(text.bytes, always: always).map(ByteString.init) ?? text
+    }
+
+    /// The sealed form of `bytes`, nil when they stay as they are.
+    private func seal(_ bytes: some Collection<UInt8>, always: Bool) -> [UInt8]? {
+        guard bytes.contains(UInt8(ascii: "@")) else { return nil }
+        let bytes = Array(bytes)
+        guard always || Self.holdsEmailLikeToken(bytes) else { return nil }
         var digest = SHA256Digest()
         digest.update(salt)
-        digest.update(text.bytes)
-        return ByteString("sha256:" + digest.hexDigest())
+        digest.update(bytes)
+        return Array((Self.prefix + Array(digest.hexDigest().utf8)))
+    }
+
+    /// A night's partial state as the state stores it, sealed in place: every text with an
+    /// email-like token, then every binding's emails whatever they hold. Only the symbols
+    /// change; the records move through the translation `merge` uses, never through text.
+    func sealed(_ state: consuming PartialState) -> PartialState {
+        var symbols = take(&state.symbols, SymbolTable())
+        var sealed = PartialState()
+        if let translation = symbols.rewriting({ seal($0, always: false) }) {
+            sealed.attribution.merge(take(&state.attribution, AttributionState()), translation, symbols: symbols)
+            sealed.exposure.merge(take(&state.exposure, ExposureState()), translation, symbols: symbols)
+            sealed.joins.merge(take(&state.joins, JoinState()), translation, symbols: symbols)
+        } else {
+            sealed.attribution = take(&state.attribution, AttributionState())
+            sealed.exposure = take(&state.exposure, ExposureState())
+            sealed.joins = take(&state.joins, JoinState())
+        }
+        var emails: [Symbol: Symbol] = [:]
+        func email(_ symbol: Symbol) -> Symbol {
+            if let known = emails[symbol] { return known }
+            let stored = seal(symbols.bytes(symbol), always: true).map { symbols.intern($0) } ?? symbol
+            emails[symbol] = stored
+            return stored
+        }
+        sealed.attribution.bindings = take(&sealed.attribution.bindings, .init()).mapRecords { binding in
+            var stored = binding
+            stored.winner.normalizedEmail = email(binding.winner.normalizedEmail)
+            stored.emails = binding.emails.map(email)
+            return stored
+        }
+        sealed.symbols = symbols
+        sealed.accounting = state.accounting
+        sealed.rejects = state.rejects
+        return sealed
+    }
+
+    /// The 32 digest bytes of a sealed text (`sha256:` and 64 lower-case hex digits), nil for
+    /// any other text: rows keep the digest, not its hex.
+    static func digestBytes(ofSealed text: some Collection<UInt8>) -> [UInt8]? {
+        guard text.count == prefix.count + 64, text.starts(with: prefix) else { return nil }
+        var digest: [UInt8] = []
+        digest.reserveCapacity(32)
+        var high: UInt8?
+        for character in text.dropFirst(prefix.count) {
+            let value: UInt8
+            switch character {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): value = character - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): value = character - UInt8(ascii: "a") + 10
+            default: return nil
+            }
+            if let first = high {
+                digest.append(first << 4 | value)
+                high = nil
+            } else {
+                high = value
+            }
+        }
+        return digest
+    }
+
+    /// The sealed text of 32 digest bytes.
+    static func sealedText(digestBytes: [UInt8]) -> [UInt8] {
+        prefix + Array(HexText.encode(digestBytes).utf8)
     }
 
     /// Whether `bytes` hold an email-like token, by the rule that masks names in reports.

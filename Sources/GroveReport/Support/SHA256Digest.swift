@@ -21,12 +21,17 @@ struct SHA256Digest: ~Copyable {
         bytes.withUnsafeBytes { update($0) }
     }
 
-    /// The digest as 64 lower-case hex digits; the hasher is spent.
-    consuming func hexDigest() -> String {
+    /// The 32 bytes of the digest; the hasher is spent.
+    consuming func bytes() -> [UInt8] {
         var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0
         EVP_DigestFinal_ex(context, &digest, &length)
-        return HexText.encode(digest.prefix(Int(length)))
+        return Array(digest.prefix(Int(length)))
+    }
+
+    /// The digest as 64 lower-case hex digits; the hasher is spent.
+    consuming func hexDigest() -> String {
+        HexText.encode(bytes())
     }
 
     /// The SHA-256 of `bytes` in hex.

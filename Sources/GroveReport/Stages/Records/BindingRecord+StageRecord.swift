@@ -7,8 +7,8 @@ extension BindingRecord: KeyedStageRecord {
     func encoded(_ encoder: RecordEncoder) -> [JSONOutput.Member] {
         [
             JSONOutput.Member("ts", encoder.instant(winner.ts)),
-            JSONOutput.Member("email", encoder.email(winner.normalizedEmail)),
-            JSONOutput.Member("emails", .array(emails.entries.map { .array([encoder.email($0.value), .integer($0.lines)]) })),
+            JSONOutput.Member("email", encoder.text(winner.normalizedEmail)),
+            JSONOutput.Member("emails", .array(emails.entries.map { .array([encoder.text($0.value), .integer($0.lines)]) })),
         ]
     }
 

@@ -1,0 +1,54 @@
+/// An install row: keyed by campaign (a name) and installId; the preview flag, the clean
+/// decisions (unit, variant, first exposure, control, lines), impressions by variant, grants and
+/// leaked events.
+extension InstallRecord: StateRowRecord {
+    static let rowKind: UInt8 = 4
+
+    static func writeKey(_ key: SymbolPair, to writer: inout StateRowWriter) throws(StateError) {
+        try writer.name(key.first)
+        writer.text(key.second)
+    }
+
+    static func readKey(from reader: inout StateRowReader) throws(StateError) -> SymbolPair {
+        SymbolPair(first: try reader.requiredName(), second: try reader.requiredText())
+    }
+
+    func write(to writer: inout StateRowWriter) throws(StateError) {
+        writer.flag(isPreviewInstall)
+        writer.count(decisions.values.count)
+        for decision in decisions.values {
+            writer.byte(decision.unit.kind.rawValue)
+            writer.text(decision.unit.id)
+            try writer.name(decision.exposure.variant)
+            writer.instant(decision.exposure.firstExposure)
+            writer.flag(decision.exposure.control)
+            writer.count(decision.lines)
+        }
+        writer.count(impressions.entries.count)
+        for impression in impressions.entries {
+            try writer.name(impression.key)
+            writer.count(impression.value)
+        }
+        writer.count(grants)
+        writer.count(leaked)
+    }
+
+    static func read(key: SymbolPair, from reader: inout StateRowReader) throws(StateError) -> InstallRecord {
+        var install = InstallRecord()
+        install.isPreviewInstall = try reader.flag()
+        for _ in 0..<(try reader.count()) {
+            guard let kind = DecisionUnit(rawValue: try reader.byte()) else { throw reader.damaged("an unknown unit kind") }
+            let unit = UnitKey(kind: kind, id: try reader.requiredText())
+            let exposure = VariantExposure(variant: try reader.requiredName(), firstExposure: try reader.instant(), control: try reader.flag())
+            install.add(InstallRecord.UnitDecision(unit: unit, exposure: exposure, lines: try reader.count()))
+        }
+        for _ in 0..<(try reader.count()) {
+            let variant = try reader.requiredName()
+            let lines = try reader.count()
+            install.impressions.update(variant, default: 0) { $0 += lines }
+        }
+        install.grants = try reader.count()
+        install.leaked = try reader.count()
+        return install
+    }
+}

@@ -1,0 +1,35 @@
+/// The state's table of names (campaigns, variants, app keys, slugs, utm values): each text once,
+/// numbered, so a row holds a small integer for it. A night looks up only the names its own rows
+/// write or read, one query each, and remembers them, so its cost follows the night however
+/// many names the state holds.
+final class StateNames {
+    private let store: StateStore
+    private var numbers: [[UInt8]: Int64] = [:]
+    private var texts: [Int64: [UInt8]] = [:]
+
+    init(store: StateStore) {
+        self.store = store
+    }
+
+    var path: String { store.path }
+
+    /// The number of `text`, given a new one when the state has none.
+    func number(of text: some Collection<UInt8>) throws(StateError) -> Int64 {
+        let key = Array(text)
+        if let known = numbers[key] { return known }
+        let number: Int64
+        if let stored = try store.nameNumber(key) { number = stored } else { number = try store.addName(key) }
+        numbers[key] = number
+        texts[number] = key
+        return number
+    }
+
+    /// The text of a number, nil when the state has no such name.
+    func name(number: Int64) throws(StateError) -> [UInt8]? {
+        if let known = texts[number] { return known }
+        guard let text = try store.name(number: number) else { return nil }
+        texts[number] = text
+        numbers[text] = number
+        return text
+    }
+}

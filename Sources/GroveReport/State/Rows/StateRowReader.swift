@@ -1,0 +1,105 @@
+/// Reads what `StateRowWriter` wrote, interning texts into the symbol table it holds. A row may
+/// be damaged (a disk, a hand edit): every read is bounded and checked, and a bad row is a
+/// `StateError`, never a trap.
+struct StateRowReader {
+    var symbols: SymbolTable
+    let names: StateNames
+    private var bytes: [UInt8] = []
+    private var position = 0
+
+    init(symbols: consuming SymbolTable, names: StateNames) {
+        self.symbols = symbols
+        self.names = names
+    }
+
+    /// Starts reading `row`.
+    mutating func load(_ row: [UInt8]) {
+        bytes = row
+        position = 0
+    }
+
+    var isAtEnd: Bool { position == bytes.count }
+
+    func damaged(_ problem: String) -> StateError {
+        .notAState(path: names.path, reason: "a stored record is damaged: \(problem)")
+    }
+
+    mutating func byte() throws(StateError) -> UInt8 {
+        guard position < bytes.count else { throw damaged("a row ends early") }
+        defer { position += 1 }
+        return bytes[position]
+    }
+
+    mutating func flag() throws(StateError) -> Bool {
+        switch try byte() {
+        case 0: return false
+        case 1: return true
+        default: throw damaged("a flag is neither 0 nor 1")
+        }
+    }
+
+    /// A count, at most 2^53 − 1 like every count of a stage record (`RecordLimits`).
+    mutating func count() throws(StateError) -> Int {
+        let value = try varint()
+        guard value <= UInt64(RecordLimits.maximumValue) else { throw damaged("a count is out of range") }
+        return Int(value)
+    }
+
+    mutating func instant() throws(StateError) -> Instant {
+        let zigzag = try varint()
+        let seconds = Int64(bitPattern: zigzag >> 1) ^ -Int64(bitPattern: zigzag & 1)
+        let nanoseconds = try varint()
+        guard RecordLimits.instantSeconds.contains(seconds), nanoseconds < 1_000_000_000 else {
+            throw damaged("an instant is out of range")
+        }
+        return Instant(seconds: seconds, nanoseconds: Int32(nanoseconds))
+    }
+
+    mutating func name() throws(StateError) -> Symbol? {
+        let number = try varint()
+        guard number > 0 else { return nil }
+        guard let name = try names.name(number: Int64(truncatingIfNeeded: number)) else { throw damaged("an unknown name") }
+        return symbols.intern(name)
+    }
+
+    mutating func requiredName() throws(StateError) -> Symbol {
+        guard let name = try name() else { throw damaged("a required name is absent") }
+        return name
+    }
+
+    mutating func text() throws(StateError) -> Symbol? {
+        let header = try varint()
+        switch header {
+        case 0:
+            return nil
+        case 1:
+            return symbols.intern(TextSealing.sealedText(digestBytes: try take(32)))
+        default:
+            guard header - 2 <= UInt64(bytes.count - position) else { throw damaged("a text runs past its row") }
+            return symbols.intern(try take(Int(header - 2)))
+        }
+    }
+
+    mutating func requiredText() throws(StateError) -> Symbol {
+        guard let text = try text() else { throw damaged("a required text is absent") }
+        return text
+    }
+
+    private mutating func take(_ count: Int) throws(StateError) -> [UInt8] {
+        guard count <= bytes.count - position else { throw damaged("a row ends early") }
+        defer { position += count }
+        return Array(bytes[position..<position + count])
+    }
+
+    private mutating func varint() throws(StateError) -> UInt64 {
+        var value: UInt64 = 0
+        var shift: UInt64 = 0
+        while true {
+            let next = try byte()
+            guard shift < 64, shift < 63 || next <= 1 else { throw damaged("a number is too long") }
+            value |= UInt64(next & 0x7F) << shift
+            if next < 0x80 { return value }
+            shift += 7
+        }
+    }
+}

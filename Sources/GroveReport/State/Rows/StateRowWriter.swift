@@ -1,0 +1,70 @@
+/// Writes one binary row of the state (schema 3, docs/STATE.md): counts as LEB128 varints,
+/// instants as a zigzag varint of seconds and a varint of nanoseconds, names (campaigns,
+/// variants, app keys, slugs, utm values) as small integers of the state's `names` table, and
+/// ids as their bytes after a length, a sealed text (`TextSealing`) as its 32 digest bytes.
+struct StateRowWriter {
+    let symbols: SymbolTable
+    let names: StateNames
+    private(set) var bytes: [UInt8] = []
+
+    init(symbols: SymbolTable, names: StateNames) {
+        self.symbols = symbols
+        self.names = names
+    }
+
+    /// Starts the next row.
+    mutating func reset() { bytes.removeAll(keepingCapacity: true) }
+
+    mutating func byte(_ value: UInt8) { bytes.append(value) }
+
+    mutating func flag(_ value: Bool) { bytes.append(value ? 1 : 0) }
+
+    /// A non-negative integer as a varint.
+    mutating func count(_ value: Int) { varint(UInt64(value)) }
+
+    mutating func instant(_ instant: Instant) {
+        varint(UInt64(bitPattern: instant.seconds << 1 ^ instant.seconds >> 63))
+        varint(UInt64(instant.nanoseconds))
+    }
+
+    /// A name: 0 when absent, else its number in `names`.
+    mutating func name(_ symbol: Symbol?) throws(StateError) {
+        guard let symbol else { return varint(0) }
+        varint(UInt64(try names.number(of: symbols.bytes(symbol))))
+    }
+
+    /// A text kept whole: 0 when absent, 1 and 32 bytes for a sealed text, else its length + 2
+    /// and its bytes.
+    mutating func text(_ symbol: Symbol?) {
+        guard let symbol else { return varint(0) }
+        Self.append(text: symbols.bytes(symbol), to: &bytes)
+    }
+
+    /// The key of a record kept by one id (a click, binding, open or order).
+    static func key(kind: UInt8, id: some Collection<UInt8>) -> [UInt8] {
+        var key = [kind]
+        append(text: id, to: &key)
+        return key
+    }
+
+    private static func append(text: some Collection<UInt8>, to bytes: inout [UInt8]) {
+        if let digest = TextSealing.digestBytes(ofSealed: text) {
+            append(varint: 1, to: &bytes)
+            bytes += digest
+        } else {
+            append(varint: UInt64(text.count) + 2, to: &bytes)
+            bytes += text
+        }
+    }
+
+    private mutating func varint(_ value: UInt64) { Self.append(varint: value, to: &bytes) }
+
+    private static func append(varint value: UInt64, to bytes: inout [UInt8]) {
+        var rest = value
+        while rest >= 0x80 {
+            bytes.append(UInt8(truncatingIfNeeded: rest) | 0x80)
+            rest >>= 7
+        }
+        bytes.append(UInt8(rest))
+    }
+}
