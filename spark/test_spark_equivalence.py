@@ -7,6 +7,7 @@ The binary defaults to `.build/static/release/grove-report` in the repository.
 
 import gzip
 import hashlib
+import json
 import os
 import shutil
 import subprocess
@@ -52,6 +53,21 @@ def spark():
     session.stop()
 
 
+# Two preview decisions of a customer unit without customerId (one consent-denied, flagged by
+# `preview` alone): the audit's `preview_unidentified_customer` is 2; the identified preview and
+# the unflagged decision without customerId are not counted.
+PREVIEW_UNIDENTIFIED = [
+    '{"type":"decision","ts":"2026-03-01T10:00:00Z","installId":"pu-1","campaignId":"vip-offer",'
+    '"variantId":"gold","isPreview":true,"unit":"customer"}',
+    '{"type":"decision","ts":"2026-03-01T10:01:00Z","installId":"pu-2","campaignId":"vip-offer",'
+    '"variantId":"gold","isPreview":false,"preview":true,"unit":"customer","consent":"denied"}',
+    '{"type":"decision","ts":"2026-03-01T10:02:00Z","installId":"pu-3","campaignId":"vip-offer",'
+    '"variantId":"gold","isPreview":true,"unit":"customer","customerId":"shopper-3"}',
+    '{"type":"decision","ts":"2026-03-01T10:03:00Z","installId":"pu-4","campaignId":"vip-offer",'
+    '"variantId":"silver","isPreview":false,"unit":"customer"}',
+]
+
+
 def write_gzip_to_plain(source, target):
     with gzip.open(source, "rb") as compressed, open(target, "wb") as plain:
         shutil.copyfileobj(compressed, plain)
@@ -67,6 +83,8 @@ def logs(tmp_path_factory):
     logs/nested/alias.jsonl.gz -> ../../extra/other.gz   (link to a file: read)
     logs/link-to-nested -> nested       (link to a directory: not followed)
     logs/.hidden.ndjson, logs/.hidden-dir/x.ndjson, logs/notes.txt   (skipped)
+    logs/preview-unidentified.ndjson    plain, hand-written: preview decisions of a customer unit
+                                        without customerId (the generator writes none)
     extra/events.log                    named on the command line: read whatever its name
     """
     require_binary()
@@ -86,6 +104,7 @@ def logs(tmp_path_factory):
     extra_first.rename(extra / "other.gz")
     write_gzip_to_plain(extra_second, extra / "events.log")
     extra_second.unlink()
+    (generated / "preview-unidentified.ndjson").write_text("".join(line + "\n" for line in PREVIEW_UNIDENTIFIED))
     (generated / "nested" / "alias.jsonl.gz").symlink_to("../../extra/other.gz")
     (generated / "link-to-nested").symlink_to("nested")
     shutil.copy(first, generated / ".hidden.ndjson.gz")
@@ -164,6 +183,11 @@ def test_spark_reports_are_byte_identical_to_run(spark, logs, tmp_path, partitio
         spark.conf.unset("spark.sql.files.openCostInBytes")
     assert code == expected_code
     assert_same_reports(tmp_path / "run", tmp_path / "spark")
+    # The ninth violation went through the stage records: per campaign and in the totals.
+    audit = json.loads((tmp_path / "spark" / "preview_audit.json").read_text())
+    assert audit["violations"]["preview_unidentified_customer"] == 2
+    vip = [campaign for campaign in audit["campaigns"] if campaign["campaign"] == "vip-offer"]
+    assert [campaign["violations"]["preview_unidentified_customer"] for campaign in vip] == [2]
 
 
 def test_spark_submit_with_the_binary_shipped_by_files(logs, tmp_path):
@@ -283,6 +307,7 @@ def test_discovery_matches_run(logs):
         root + "/events-0002.ndjson",
         root + "/nested/alias.jsonl.gz",
         root + "/nested/deeper/events-0003.ndjson.gz",
+        root + "/preview-unidentified.ndjson",
         str(logs / "extra" / "events.log"),
     ]
 

@@ -259,9 +259,9 @@ struct PreviewLinkTests {
                             "preview_installs", "preview_contaminated", "violations"]
         let violationKeys = AuditViolations.names
         let totalsKeys = ["preview", "consent_denied", "preview_links"]
-        #expect(violationKeys == ["preview_grant", "missing_customer", "preview_on_disabled_campaign",
-                                  "decision_on_disabled_campaign", "invalid_link_accepted", "wrong_link_outcome",
-                                  "paired_while_denied", "pin_too_long"])
+        #expect(violationKeys == ["preview_grant", "missing_customer", "preview_unidentified_customer",
+                                  "preview_on_disabled_campaign", "decision_on_disabled_campaign", "invalid_link_accepted",
+                                  "wrong_link_outcome", "paired_while_denied", "pin_too_long"])
         let topLevel = ["campaigns", "totals", "violations", "leak_check"].map { "\n  \"\($0)\":" }
         for keys in [campaignKeys, violationKeys, totalsKeys, ["pair", "clear", "malformed", "foreign"],
                      ["paired", "cleared", "rejected", "ignored"]].map({ $0.map { "\"\($0)\":" } }) + [topLevel] {
@@ -271,6 +271,7 @@ struct PreviewLinkTests {
         }
         #expect(json.components(separatedBy: "\"rejected\": 0").count - 1 == 4)
         #expect(json.components(separatedBy: "\"pin_too_long\": 0").count - 1 == 2)
+        #expect(json.components(separatedBy: "\"preview_unidentified_customer\": 0").count - 1 == 2)
     }
 
     @Test func stageRecordsCarryLinkTotalsPairingsAndViolations() throws {

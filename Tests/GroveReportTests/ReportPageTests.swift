@@ -157,8 +157,8 @@ struct ReportPageTests {
         #expect(page.contains("<strong>Leak check 0.</strong>"))
         #expect(page.contains("<strong>1 violation.</strong>preview_grant 1; validate exits 3."))
         #expect(page.contains("<tr class=\"flagged\"><td class=\"name\">preview_grant</td><td class=\"bad\">1</td></tr>"))
-        // preview_grant is the first of the eight violations.
-        #expect(page.contains("<td class=\"bad\">1</td>" + String(repeating: "<td>0</td>", count: 7) + "</tr>"))
+        // preview_grant is the first of the nine violations.
+        #expect(page.contains("<td class=\"bad\">1</td>" + String(repeating: "<td>0</td>", count: 8) + "</tr>"))
         // The preview links by kind and outcome, all sixteen cells written.
         #expect(page.contains("<th class=\"name\">kind</th><th>paired</th><th>cleared</th><th>rejected</th><th>ignored</th>"))
         #expect(page.contains("<tr><td class=\"name\">malformed</td><td>0</td><td>0</td><td>0</td><td>0</td></tr>"))

@@ -57,31 +57,56 @@ struct StateLayoutTests {
         #expect(String(decoding: version, as: UTF8.self) == "\(StateSchema.version)\n")
         let tables = try commandOutput(["sqlite3", state, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"])
         #expect(!String(decoding: tables, as: UTF8.self).contains("open_clicks"))
-        // Every stored totals and aggregates record now has format 3's spelled-out kinds (the
-        // per-key records are binary rows since schema 3).
+        // Every stored totals and aggregates record now has the spelled-out kinds of format 3
+        // (migrated) or 4 (written since); the per-key records are binary rows since schema 3.
         let old = try commandOutput(["sqlite3", state, """
             SELECT count(*) FROM (SELECT value FROM totals UNION ALL SELECT value FROM aggregates)
-             WHERE value NOT LIKE '{"v":3%'
+             WHERE value NOT LIKE '{"v":3%' AND value NOT LIKE '{"v":4%'
             """])
         #expect(String(decoding: old, as: UTF8.self) == "0\n")
     }
 
-    /// `Tests/Fixtures/state-v2`: the first two days of `state-v1`'s logs, ingested by the release
-    /// that wrote schema version 2 (CRC-32 digests). Migrated, its rows and links carry the
-    /// state's keyed digests, and the third night still adds up to one run.
-    @Test func aVersion2StateGetsKeyedDigestsAndGoesOnAddingUp() throws {
-        let logs = packageRoot + "/Tests/Fixtures/state-v1"
+    /// `Tests/Fixtures/state-v2`: a state of schema version 2 (CRC-32 digests, stage record text)
+    /// written by the release before stage format 4, its records of format 3 (no
+    /// `previewUnidentifiedCustomer`): the first two days of `state-v1` and
+    /// `preview-unidentified-1.ndjson` (one preview decision of a customer unit without
+    /// `customerId`) ingested. Migrated, its rows are binary under the state's keyed digests; nights
+    /// go on adding up; the preview decision it ingested before the upgrade counts 0
+    /// (docs/STATE.md, Stage format 4).
+    @Test func aVersion2StateIsMigratedAndCountsUnidentifiedPreviewsFromTheUpgradeOn() throws {
+        let fixtures = packageRoot + "/Tests/Fixtures"
         let directory = try temporaryDirectory()
         let state = directory + "/state.sqlite"
-        try writeFile(state, try readFile(packageRoot + "/Tests/Fixtures/state-v2/state.sqlite"))
+        try writeFile(state, try readFile(fixtures + "/state-v2/state.sqlite"))
         let linksBefore = try Self.scalar(state, "SELECT count(*) FROM links")
-        let days = ["2026-03-02", "2026-03-03", "2026-03-04"].map { logs + "/events-\($0).ndjson.gz" }
-        let single = try execute(["run", "--out", directory + "/single", "--max-reject-rate", "1"] + days)
+        let inputs = ["state-v1/events-2026-03-02.ndjson.gz", "state-v1/events-2026-03-03.ndjson.gz",
+                      "state-v2/preview-unidentified-1.ndjson", "state-v1/events-2026-03-04.ndjson.gz",
+                      "state-v2/preview-unidentified-2.ndjson"].map { fixtures + "/" + $0 }
+        let single = try execute(["run", "--out", directory + "/single", "--max-reject-rate", "1"] + inputs)
         #expect(single.status == 0, "\(single.stderr)")
-        let migrated = try execute(["run", "--state", state, "--out", directory + "/migrated", "--max-reject-rate", "1"])
-        #expect(migrated.status == 0, "\(migrated.stderr)")
+        let night = try execute(["run", "--state", state, "--out", directory + "/night", "--max-reject-rate", "1"] + inputs)
+        #expect(night.status == 0, "\(night.stderr)")
+        let summary = try JSONSerialization.jsonObject(with: Data(try readFile(directory + "/night/summary.json"))) as? [String: Any]
+        let statuses = try #require((summary?["run"] as? [String: Any])?["inputs"] as? [[String: Any]]).map { $0["status"] as? String }
+        #expect(statuses == ["skipped", "skipped", "skipped", "ingested", "ingested"])
+
+        // vip-offer: pu-1 (ingested before the upgrade), pu-4 and pu-5 (consent denied) are
+        // preview customer-unit decisions without customerId; one run counts 3, the state 2.
+        let expected = try StateTests.comparable(directory + "/single")
+        var actual = try StateTests.comparable(directory + "/night")
+        for key in expected.keys.sorted() where key != "preview_audit.json" && key != "report.html" {
+            #expect(actual[key] == expected[key], "\(key) differs")
+        }
+        let one = try #require(expected["preview_audit.json"])
+        #expect(one.components(separatedBy: #""preview_unidentified_customer": 3"#).count - 1 == 2, "\(one)")
+        #expect(actual["preview_audit.json"] == one.replacingOccurrences(
+            of: #""preview_unidentified_customer": 3"#, with: #""preview_unidentified_customer": 2"#))
+
+        // The totals are rewritten in format 4; every per-key row is binary under the keyed digest,
+        // and the links (which kept only digests) are made anew, as many as before.
+        #expect(try commandOutput(["sqlite3", state, #"SELECT count(*) FROM totals WHERE value NOT LIKE '{"v":4,%'"#]) == Array("0\n".utf8))
         #expect(try Self.scalar(state, "PRAGMA user_version") == "\(StateSchema.version)")
-        #expect(try Self.scalar(state, "SELECT count(*) FROM links") == linksBefore)
+        #expect(Int(try Self.scalar(state, "SELECT count(*) FROM links")) ?? 0 >= Int(linksBefore) ?? .max)
         let salt = try Self.scalar(state, "SELECT value FROM meta WHERE name = 'email_salt'")
         let digest = StateKeyDigest(salt: Array(salt.utf8))
         let rows = try commandOutput(["sqlite3", "-separator", "\t", state, "SELECT hash, hex(key) FROM records"])
@@ -92,9 +117,28 @@ struct StateLayoutTests {
             }
             #expect(Int64(parts[0]) == digest.of(key), "\(parts[1])")
         }
-        let night = try execute(["run", "--state", state, "--out", directory + "/night", "--max-reject-rate", "1"] + days)
-        #expect(night.status == 0, "\(night.stderr)")
-        #expect(try StateTests.comparable(directory + "/night") == StateTests.comparable(directory + "/single"))
+        let again = try execute(["run", "--state", state, "--out", directory + "/again", "--max-reject-rate", "1"])
+        #expect(again.status == 0, "\(again.stderr)")
+        actual = try StateTests.comparable(directory + "/again")
+        #expect(actual == (try StateTests.comparable(directory + "/night")))
+    }
+
+    @Test func format3RecordsAreReadAsFormat4() throws {
+        let counters = Array(#"["campaign_counters","c"]"#.utf8)
+        let old = Array(#"{"v":3,"previewDecisions":2,"previewImpressions":0,"previewGrants":0,"decisions":3,"missingCustomer":1,"previewPairings":0,"linkViolations":[0,0,0,0]}"#.utf8)
+        #expect(RecordFormat3.upgrade(key: counters, value: old) == Array(
+            #"{"v":4,"previewDecisions":2,"previewImpressions":0,"previewGrants":0,"decisions":3,"missingCustomer":1,"previewPairings":0,"linkViolations":[0,0,0,0],"previewUnidentifiedCustomer":0}"#.utf8))
+        #expect(RecordFormat3.upgrade(key: Array(#"["variant_counts","c","v"]"#.utf8), value: Array(#"{"v":3,"counts":[1]}"#.utf8))
+            == Array(#"{"v":4,"counts":[1]}"#.utf8))
+        // Already current, or older: not format 3.
+        #expect(RecordFormat3.upgrade(key: counters, value: Array(#"{"v":4,"decisions":1}"#.utf8)) == nil)
+        #expect(RecordFormat3.upgrade(key: counters, value: Array(#"{"v":33,"decisions":1}"#.utf8)) == nil)
+        #expect(RecordFormat3.upgrade(key: counters, value: Array(#"{"v":2,"decisions":1}"#.utf8)) == nil)
+        // The upgraded record decodes, with the new count 0.
+        var decoder = RecordDecoder()
+        try decoder.read(ArraySlice(counters + [0x09] + (RecordFormat3.upgrade(key: counters, value: old) ?? [])))
+        #expect(decoder.state.exposure.counters.records.first?.previewUnidentifiedCustomer == 0)
+        #expect(decoder.state.exposure.counters.records.first?.missingCustomer == 1)
     }
 
     /// One value of a query on the state, as the sqlite3 shell prints it.

@@ -5,7 +5,9 @@
 /// Each record type writes its own KEY and VALUE (`StageRecord`); the kinds and their keys (the
 /// shuffle key of the stage that reads them) are listed in `docs/SPARK.md`.
 struct RecordEncoder {
-    static let formatVersion = 3
+    /// 4: `campaign_counters` gained `previewUnidentifiedCustomer` (states keep reading format 3,
+    /// `RecordFormat3`); 3: the kinds of format 2 spelled out (`RecordFormat2`).
+    static let formatVersion = 4
 
     let symbols: SymbolTable
     private(set) var output: [UInt8] = []

@@ -9,14 +9,14 @@ enum RecordFormat2 {
         "atot": AttributionExtras.kind, "cv": VariantCounts.kind, "cstat": CampaignStats.kind,
     ]
 
-    /// A stored format 2 record in format 3: its kind, KEY and VALUE texts; nil when the record
-    /// is not of format 2.
+    /// A stored format 2 record in format 3 (which `RecordFormat3` reads on): its kind, KEY and
+    /// VALUE texts; nil when the record is not of format 2.
     static func upgrade(key: [UInt8], value: [UInt8]) -> (kind: String, key: [UInt8], value: [UInt8])? {
         let version = Array("{\"v\":2".utf8)
         guard value.starts(with: version), value.count > version.count, [UInt8(ascii: ","), UInt8(ascii: "}")].contains(value[version.count]),
               let upgraded = upgrade(key: key)
         else { return nil }
-        return (upgraded.kind, upgraded.key, Array("{\"v\":\(RecordEncoder.formatVersion)".utf8) + value[version.count...])
+        return (upgraded.kind, upgraded.key, Array("{\"v\":3".utf8) + value[version.count...])
     }
 
     /// A format 2 KEY text in format 3, with its kind; nil when it is not a KEY.

@@ -19,10 +19,11 @@ enum StateRecordText {
         String(decoding: key.dropFirst(2).prefix { $0 != UInt8(ascii: "\"") }, as: UTF8.self)
     }
 
-    /// Reads one stored record into `decoder`, merging it with what the decoder holds.
+    /// Reads one stored record into `decoder`, merging it with what the decoder holds; a record
+    /// of stage format 3 (an older release's) is read as format 4 (`RecordFormat3`).
     static func read(_ key: [UInt8], _ value: [UInt8], into decoder: inout RecordDecoder, path: String) throws(StateError) {
         do throws(RecordError) {
-            try decoder.read(ArraySlice(key + [0x09] + value))
+            try decoder.read(ArraySlice(key + [0x09] + (RecordFormat3.upgrade(key: key, value: value) ?? value)))
         } catch {
             throw .notAState(path: path, reason: "a stored record is damaged: \(error.problem)")
         }

@@ -1,6 +1,6 @@
-/// The tables of a state file (schema version 3, stage records of format 3), documented in
-/// docs/STATE.md. The version is SQLite's `user_version`; a file of a newer
-/// version is refused, an older one migrated (`StateMigration`).
+/// The tables of a state file (schema version 3: per-key records as binary rows, totals and
+/// results as stage records of format 4), documented in docs/STATE.md. The version is SQLite's
+/// `user_version`; a file of a newer version is refused, an older one migrated (`StateMigration`).
 enum StateSchema {
     static let version = 3
 

@@ -7,6 +7,8 @@ struct CampaignCounters: MergeableRecord {
     var decisions = 0
     /// Customer-unit decisions (not preview, not denied) without `customerId`.
     var missingCustomer = 0
+    /// Preview customer-unit decisions without `customerId`, consent regardless.
+    var previewUnidentifiedCustomer = 0
     /// `preview_link`s with outcome `paired` for the campaign.
     var previewPairings = 0
     /// The link violations of the campaign's paired links.
@@ -22,6 +24,7 @@ struct CampaignCounters: MergeableRecord {
         previewGrants += other.previewGrants
         decisions += other.decisions
         missingCustomer += other.missingCustomer
+        previewUnidentifiedCustomer += other.previewUnidentifiedCustomer
         previewPairings += other.previewPairings
         linkViolations.add(other.linkViolations)
     }

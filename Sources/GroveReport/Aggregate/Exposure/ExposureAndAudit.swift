@@ -60,6 +60,7 @@ extension JoinedState {
             campaign.previewContaminated = campaignStats.contaminated
             campaign.violations.previewGrant = counts.previewGrants
             campaign.violations.missingCustomer = counts.missingCustomer
+            campaign.violations.previewUnidentifiedCustomer = counts.previewUnidentifiedCustomer
             campaign.violations.links = counts.linkViolations
             if configuration?.campaigns[name]?.enabled == false {
                 campaign.violations.previewOnDisabledCampaign = counts.previewEvents

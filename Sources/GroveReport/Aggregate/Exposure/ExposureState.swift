@@ -20,6 +20,11 @@ struct ExposureState: Sendable {
             count(decision.campaignId) { counters in
                 counters.decisions += 1
                 if decision.isPreview { counters.previewDecisions += 1 }
+                // A pin never bypasses identification: a customer-unit campaign shows only to an
+                // identified shopper, preview or not, consent regardless.
+                if decision.isPreview && decision.unit == .customer && decision.subject.customerId == nil {
+                    counters.previewUnidentifiedCustomer += 1
+                }
             }
             guard route(.decision, decision.isPreview, decision.subject, key) else { return }
             guard let unit = Self.unitKey(decision) else {
