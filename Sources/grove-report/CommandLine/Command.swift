@@ -15,8 +15,8 @@ enum Command: Sendable {
     case merge(join: Int?, scope: PreviewScope)
     /// Final stage records → the report files.
     case render(RenderOptions)
-    /// Print a state's runs for people, or as JSON.
-    case state(path: String, json: Bool)
+    /// Print a state's runs for people, or as JSON; or (`check`) run SQLite's integrity check on it.
+    case state(path: String, json: Bool, check: Bool, lockWaitSeconds: Double)
     /// Print this help text and exit 0.
     case help(String)
 
@@ -141,11 +141,16 @@ enum Command: Sendable {
     }
 
     private static func state(_ words: [String]) throws(UsageError) -> Command {
-        let arguments = try ArgumentList(words, command: "state", valued: [], flags: ["json"])
+        let arguments = try ArgumentList(words, command: "state", valued: ["lock-wait"], flags: ["json", "check"])
         guard arguments.positionals.count == 1, let path = arguments.positionals.first else {
             throw UsageError("state needs exactly one FILE: the --state file to describe", command: "state")
         }
-        return .state(path: path, json: arguments.has("json"))
+        guard !(arguments.has("check") && arguments.has("json")) else {
+            throw UsageError("--check prints one line and takes no --json: give one of them", command: "state")
+        }
+        return .state(
+            path: path, json: arguments.has("json"), check: arguments.has("check"),
+            lockWaitSeconds: try arguments.number("lock-wait", default: 0, in: 0...1e9))
     }
 
     private static func generate(_ words: [String]) throws(UsageError) -> Command {
