@@ -3,10 +3,10 @@ import Testing
 @testable import GroveGenerator
 @testable import GroveReport
 
-/// What is not a state is left alone (docs/STATE.md, The contract; issue 31, rows 2, 3 and 4):
+/// What is not a state is left alone (docs/STATE.md, The contract; issue 31, rows 2, 3, 4 and 9):
 /// an empty file, a file that is not SQLite, another program's database and a damaged state
-/// are refused (exit 2) with not a byte changed and no side file made. All on the built
-/// binary.
+/// are refused (exit 2) with not a byte changed and no side file made, and a state that a report
+/// would replace is a usage error. All on the built binary.
 @Suite(.serialized)
 struct StateFileSafetyTests {
     /// A file's bytes and the SQLite side files beside it.
@@ -173,5 +173,39 @@ struct StateFileSafetyTests {
         let missing = try execute(["state", directory + "/x.db", "--check"])
         #expect(missing.status == 2, "\(missing.stderr)")
         #expect(!FileManager.default.fileExists(atPath: directory + "/x.db"))
+    }
+
+    // MARK: Row 9: a state that a report would replace
+
+    @Test func aStateNamingAReportOfTheRunIsAUsageError() throws {
+        let directory = try temporaryDirectory()
+        let (state, _) = try Self.smallState(in: directory)
+        let out = directory + "/out"
+        try writeFile(out + "/summary.json", try readFile(state))
+        let original = try Snapshot(out + "/summary.json")
+        try FileManager.default.createSymbolicLink(atPath: directory + "/link.db", withDestinationPath: out + "/summary.json")
+        for (statePath, outPath) in [(out + "/summary.json", out), (directory + "/./out/../out/summary.json", out + "/"),
+                                     (directory + "/link.db", out), ("out/summary.json", "./out"),
+                                     (directory + "/fresh/report.html", directory + "/fresh/.")] {
+            let result = try execute(["run", "--state", statePath, "--out", outPath], in: directory)
+            #expect(result.status == 2, "\(statePath): \(result.stderr)")
+            #expect(result.stderr.split(separator: "\n").count == 1 && result.stderr.contains("--state"), "\(result.stderr)")
+            #expect(try Snapshot(out + "/summary.json") == original)
+        }
+        #expect(!FileManager.default.fileExists(atPath: directory + "/fresh"))
+        // A state of its own name in the output directory is fine.
+        let beside = try execute(["run", "--state", out + "/state.db", "--out", out])
+        #expect(beside.status == 0, "\(beside.stderr)")
+    }
+
+    /// `StatePath.reportNames` lists every file a run writes, so a new report cannot slip past it.
+    @Test func everyFileARunWritesIsAReportName() throws {
+        let directory = try temporaryDirectory()
+        let (_, night) = try Self.smallState(in: directory)
+        let result = try execute(["run", "--state", directory + "/state.db", "--out", directory + "/named", "--max-reject-rate", "1", night])
+        #expect(result.status == 0, "\(result.stderr)")
+        let written = try FileManager.default.contentsOfDirectory(atPath: directory + "/named")
+        #expect(Set(written).isSubset(of: Set(StatePath.reportNames)), "\(written)")
+        #expect(Set(written) == Set(StatePath.reportNames))
     }
 }

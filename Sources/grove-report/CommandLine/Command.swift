@@ -128,9 +128,14 @@ enum Command: Sendable {
         options.configurationPath = arguments.value("config")
         options.statePath = arguments.value("state")
         options.stateBatchBytes = Int(try arguments.number("batch-mb", default: 256.0, in: 0.001...1_048_576) * 1_048_576)
-        if options.statePath != nil {
+        if let statePath = options.statePath {
             guard command == "run" else { throw UsageError("\(command) does not take --state: use 'run --state FILE'", command: command) }
             // With a state, no INPUT means: ingest nothing, report the state.
+            if let report = StatePath.reportNamed(by: statePath, outputDirectory: options.outputDirectory ?? RunOptions.defaultOutputDirectory) {
+                throw UsageError(
+                    "--state '\(statePath)' would be replaced by this run's report '\(report)'; give the state a name or directory of its own",
+                    command: command)
+            }
         } else if arguments.value("batch-mb") != nil {
             throw UsageError("--batch-mb goes with --state FILE", command: command)
         } else if options.inputs.isEmpty {
