@@ -115,7 +115,7 @@ struct StateNoNightLostTests {
         #expect(first.status == 0, "\(first.stderr)")
         let holder = Process()
         holder.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        holder.arguments = ["sqlite3", state, "PRAGMA locking_mode = EXCLUSIVE", "BEGIN EXCLUSIVE", ".shell sleep 2", "COMMIT"]
+        holder.arguments = ["sqlite3", state, "PRAGMA locking_mode = EXCLUSIVE", "BEGIN EXCLUSIVE", ".shell sleep 3", "COMMIT"]
         holder.standardOutput = FileHandle.nullDevice
         try holder.run()
         defer { holder.waitUntilExit() }
