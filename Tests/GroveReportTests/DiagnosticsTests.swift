@@ -21,6 +21,9 @@ struct DiagnosticsTests {
         #expect(damaged.exitStatus == .inputProblem)
         #expect(StageFailure.records(damaged).exitStatus == .inputProblem)
         #expect(StateError.notAState(path: "x", reason: "not SQLite").exitStatus == .usage)
+        #expect(StateError.damaged(path: "x", reason: "database disk image is malformed").exitStatus == .usage)
+        #expect(StateError.cannotRead(path: "x", reason: "Permission denied").exitStatus == .outputFailure)
+        #expect(StatefulRun.Failure.state(.damaged(path: "x", reason: "truncated")).exitStatus == .usage)
         #expect(GeneratorError.invalidDayCount(0).exitStatus == .usage)
         // A wrapper says what it wraps, so the stderr line does not depend on the command.
         #expect(StageFailure.output(unwritable).description == unwritable.description)

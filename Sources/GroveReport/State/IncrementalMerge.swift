@@ -118,7 +118,7 @@ struct IncrementalMerge {
         for (openID, open) in zip(opens.keys, opens.records) {
             guard let clickID = open.original.clickId else { continue }
             links.insert(StateKeyDigest.Link(
-                name: digest.click(symbols.string(clickID)),
+                name: digest.click(symbols.bytes(clickID)),
                 record: digest.of(try StateRows.key(OpenRecord.self, openID, writer: &writer))))
         }
         let installs = fresh.exposure.installs
@@ -139,17 +139,20 @@ struct IncrementalMerge {
     /// Every click named by a touched click, binding or open (its original as stored or as
     /// this run has it), with its binding and every open resolved to it.
     private mutating func loadClickComponents(also fresh: PartialState) throws(StateError) {
-        var clickIDs = Set<ByteString>()
+        var clicks = Set<Int64>()
+        var records: [Int64] = []
         for side in [before, fresh] {
             let attribution = side.attribution
-            clickIDs.formUnion(attribution.clicks.keys.map(side.symbols.string))
-            clickIDs.formUnion(attribution.bindings.keys.map(side.symbols.string))
-            clickIDs.formUnion(attribution.opens.records.compactMap { $0.original.clickId.map(side.symbols.string) })
+            let named = attribution.clicks.keys.lazy.map(Optional.some) + attribution.bindings.keys.lazy.map(Optional.some)
+                + attribution.opens.records.lazy.map(\.original.clickId)
+            for case let id? in named {
+                let bytes = side.symbols.bytes(id)
+                guard clicks.insert(digest.click(bytes)).inserted else { continue }
+                records.append(digest.of(StateRowWriter.key(kind: ClickRecord.rowKind, id: bytes)))
+                records.append(digest.of(StateRowWriter.key(kind: BindingRecord.rowKind, id: bytes)))
+            }
         }
-        let records = clickIDs.flatMap { id in
-            [ClickRecord.rowKind, BindingRecord.rowKind].map { digest.of(StateRowWriter.key(kind: $0, id: id.bytes)) }
-        }
-        try load(records + store.linkedRecords(clickIDs.map(digest.click)))
+        try load(records + store.linkedRecords(Array(clicks)))
     }
 
     /// Every unit named by a touched install record or order (as stored or as this run has

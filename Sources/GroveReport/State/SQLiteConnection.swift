@@ -7,8 +7,8 @@ struct SQLiteError: Error, CustomStringConvertible {
 
     /// Another connection holds the write lock (after the busy timeout).
     var isBusy: Bool { code & 0xFF == SQLITE_BUSY || code & 0xFF == SQLITE_LOCKED }
-    /// The file is not a SQLite database.
-    var isNotADatabase: Bool { code & 0xFF == SQLITE_NOTADB }
+    /// SQLite found the file damaged: malformed (`SQLITE_CORRUPT`) or not a database (`SQLITE_NOTADB`).
+    var isDamage: Bool { code & 0xFF == SQLITE_CORRUPT || code & 0xFF == SQLITE_NOTADB }
 
     var description: String { message }
 }
@@ -17,12 +17,39 @@ struct SQLiteError: Error, CustomStringConvertible {
 /// and reused with new bindings; errors carry SQLite's code and message.
 final class SQLiteConnection {
     private let handle: OpaquePointer
+    private var closed = false
+
+    /// How a connection may use its file.
+    enum Mode {
+        /// Read and write; the file is created when missing.
+        case create
+        /// Read and write an existing file.
+        case readWrite
+        /// Only read (SQLite may still make the `-wal`/`-shm` side files of a WAL database).
+        case readOnly
+        /// Only read a file nothing else writes: no lock, no side file, no change of any kind
+        /// (SQLite's `immutable` URI parameter). Only for a file with no `-wal` or `-journal`.
+        case immutable
+    }
 
     /// Opens the database at `path`: for writing (created when missing) or only for reading.
-    init(path: String, readOnly: Bool = false) throws(SQLiteError) {
+    convenience init(path: String, readOnly: Bool = false) throws(SQLiteError) {
+        try self.init(path: path, mode: readOnly ? .readOnly : .create)
+    }
+
+    init(path: String, mode: Mode) throws(SQLiteError) {
         var opened: OpaquePointer?
-        let mode = readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
-        let status = sqlite3_open_v2(path, &opened, mode | SQLITE_OPEN_NOMUTEX, nil)
+        let flags: Int32
+        var name = path
+        switch mode {
+        case .create: flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+        case .readWrite: flags = SQLITE_OPEN_READWRITE
+        case .readOnly: flags = SQLITE_OPEN_READONLY
+        case .immutable:
+            flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_URI
+            name = "file:" + Self.uriPath(path) + "?mode=ro&immutable=1"
+        }
+        let status = sqlite3_open_v2(name, &opened, flags | SQLITE_OPEN_NOMUTEX, nil)
         guard status == SQLITE_OK, let opened else {
             let message = opened.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
             sqlite3_close(opened)
@@ -32,7 +59,46 @@ final class SQLiteConnection {
         sqlite3_extended_result_codes(handle, 1)
     }
 
-    deinit { sqlite3_close_v2(handle) }
+    deinit { if !closed { sqlite3_close_v2(handle) } }
+
+    /// `path` as the path of a `file:` URI: every byte but unreserved ones and `/` percent-encoded.
+    static func uriPath(_ path: String) -> String {
+        var encoded = ""
+        for byte in path.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
+                encoded.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                let hex = Array("0123456789ABCDEF".utf8)
+                encoded += "%" + String(decoding: [hex[Int(byte >> 4)], hex[Int(byte & 0xF)]], as: UTF8.self)
+            }
+        }
+        return encoded
+    }
+
+    /// Copies what the write-ahead log holds back into the database file without waiting for
+    /// anyone (`SQLITE_CHECKPOINT_PASSIVE`). Nil when that went as far as the other
+    /// connections let it (all of it when none reads an older snapshot) or another connection
+    /// holds the file (it will fold the log itself); SQLite's error otherwise (a full disk).
+    /// A database not in WAL mode has nothing to fold.
+    func checkpoint() -> SQLiteError? {
+        var logFrames: Int32 = 0
+        var folded: Int32 = 0
+        let status = sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_PASSIVE, &logFrames, &folded)
+        switch status & 0xFF {
+        case SQLITE_OK, SQLITE_BUSY, SQLITE_LOCKED: return nil
+        default: return error(status)
+        }
+    }
+
+    /// Closes the connection (statements still alive keep it open until they go). Closing the
+    /// last connection of a WAL database folds the log back and removes the side files, when it can.
+    func close() {
+        guard !closed else { return }
+        closed = true
+        sqlite3_close_v2(handle)
+    }
 
     /// How long a statement waits for another connection's lock before failing with `SQLITE_BUSY`.
     func setBusyTimeout(seconds: Double) {

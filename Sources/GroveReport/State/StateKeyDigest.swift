@@ -62,8 +62,8 @@ final class StateKeyDigest {
     }
 
     /// The link from a click to the opens whose original names it.
-    func click(_ clickID: ByteString) -> Int64 {
-        of([UInt8]("click\u{0}".utf8) + clickID.bytes)
+    func click(_ clickID: some Collection<UInt8>) -> Int64 {
+        of([UInt8]("click\u{0}".utf8) + clickID)
     }
 
     /// The link from a unit (`install:<id>` or `customer:<id>`) to the install records and

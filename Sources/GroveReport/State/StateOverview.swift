@@ -1,5 +1,7 @@
 /// What `grove-report state FILE` prints: the schema version and every run with its inputs,
 /// read without taking the writer's lock (WAL lets it read while a night is being ingested).
+/// Like a writer, it waits up to `--lock-wait` when a writer holds the whole file (as it does
+/// for a moment when it closes).
 public struct StateOverview {
     struct Run {
         var id: Int
@@ -14,19 +16,12 @@ public struct StateOverview {
     var schemaVersion: Int
     var runs: [Run]
 
-    public init(path: String) throws(StateError) {
-        let version: Int
+    public init(path: String, lockWaitSeconds: Double = 0) throws(StateError) {
+        schemaVersion = try Self.version(of: path, lockWaitSeconds: lockWaitSeconds)
         do throws(SQLiteError) {
-            let connection = try SQLiteConnection(path: path, readOnly: true)
-            version = Int(try connection.integer("PRAGMA user_version"))
-        } catch {
-            throw error.isBusy ? .busy(path: path) : .notAState(path: path, reason: error.message)
-        }
-        guard version > 0 else { throw .notAState(path: path, reason: "no grove-report schema") }
-        guard version <= StateSchema.version else { throw .newerSchema(path: path, version: version) }
-        schemaVersion = version
-        do throws(SQLiteError) {
-            let connection = try SQLiteConnection(path: path, readOnly: true)
+            let connection = try Self.reader(path, lockWaitSeconds: lockWaitSeconds)
+            // One snapshot for both tables, even while a writer commits.
+            try connection.execute("BEGIN")
             var inputs: [Int: [StateStore.LedgerEntry]] = [:]
             let inputRows = try connection.prepare("SELECT run_id, name, sha256, lines FROM inputs ORDER BY rowid")
             while try inputRows.step() {
@@ -44,8 +39,40 @@ public struct StateOverview {
                     lines: Int(runRows.integer(4)), rejected: Int(runRows.integer(5)), inputs: inputs[id] ?? []))
             }
         } catch {
-            throw error.isBusy ? .busy(path: path) : .notAState(path: path, reason: error.message)
+            throw StateFile.mapped(error, path: path)
         }
+    }
+
+    /// Runs SQLite's integrity check (`PRAGMA integrity_check`) on the state at `path`: the line
+    /// to print when it passes; `damaged` with SQLite's first finding when it does not.
+    public static func check(path: String, lockWaitSeconds: Double = 0) throws(StateError) -> String {
+        _ = try version(of: path, lockWaitSeconds: lockWaitSeconds)
+        var findings: [String] = []
+        do throws(SQLiteError) {
+            let connection = try reader(path, lockWaitSeconds: lockWaitSeconds)
+            let check = try connection.prepare("PRAGMA integrity_check")
+            while try check.step() { findings.append(check.text(0)) }
+        } catch {
+            throw StateFile.mapped(error, path: path)
+        }
+        guard findings != ["ok"] else { return "state '\(path)' passed SQLite's integrity check" }
+        let more = findings.count > 1 ? " and \(findings.count - 1) more finding\(findings.count == 2 ? "" : "s")" : ""
+        throw .damaged(path: path, reason: "integrity check: \(findings.first ?? "no result")\(more)")
+    }
+
+    /// The schema version of the state at `path`; a usage error when it is none (or newer).
+    private static func version(of path: String, lockWaitSeconds: Double) throws(StateError) -> Int {
+        switch try StateFile.inspect(path, lockWaitSeconds: lockWaitSeconds) {
+        case .missing: throw .notAState(path: path, reason: "no such file")
+        case .state(let version): return version
+        }
+    }
+
+    /// A read-only connection that waits up to `lockWaitSeconds` for a writer holding the file.
+    private static func reader(_ path: String, lockWaitSeconds: Double) throws(SQLiteError) -> SQLiteConnection {
+        let connection = try SQLiteConnection(path: path, mode: .readOnly)
+        connection.setBusyTimeout(seconds: lockWaitSeconds)
+        return connection
     }
 
     /// A table for people.

@@ -2,11 +2,16 @@ import CSQLite
 
 /// One run's hold on a state file: opened, locked for writing (`BEGIN IMMEDIATE`, so a second
 /// writer waits for `--lock-wait` and then fails busy), and changed in one transaction that
-/// `commit()` ends. Dropping the store without committing rolls everything back.
+/// `commit()` ends. Closing or dropping the store without committing rolls everything back.
+///
+/// The file is opened for writing only once `StateFile.inspect` has found, reading alone, that it
+/// is a grove-report state; a missing file becomes a new state made whole under a temporary name
+/// (`StateFile.create`), so no file is ever half a state.
 final class StateStore {
     let path: String
     private let connection: SQLiteConnection
     private var open = true
+    private var closed = false
     /// The random salt of email hashes, made when the state was created.
     private(set) var salt: [UInt8] = []
     /// The keyed digest of record keys and links, keyed from the salt (read first).
@@ -16,21 +21,37 @@ final class StateStore {
     private var statements: [String: SQLiteStatement] = [:]
 
     /// Opens (creating when missing) and locks the state at `path`.
-    init(path: String, lockWaitSeconds: Double) throws(StateError) {
+    convenience init(path: String, lockWaitSeconds: Double) throws(StateError) {
+        // A newer schema or a file that is no state is a usage error, which outranks a busy
+        // state (exit 2 before 75): reading them takes no lock.
+        if try StateFile.inspect(path, lockWaitSeconds: lockWaitSeconds) == .missing {
+            try StateFile.create(path) { temporary throws(StateError) in
+                let store = try StateStore(file: temporary, path: path, lockWaitSeconds: 0, creating: true)
+                try store.commit()
+                _ = store.close()
+            }
+            // Made by this run or, meanwhile, by another: it must be a state now.
+            guard try StateFile.inspect(path, lockWaitSeconds: lockWaitSeconds) != .missing else {
+                throw .cannotWrite(path: path, reason: "it vanished as it was created")
+            }
+        }
+        try self.init(file: path, path: path, lockWaitSeconds: lockWaitSeconds, creating: false)
+    }
+
+    /// Opens and locks `file`, told as `path` in messages: an existing state, or (`creating`) a
+    /// new empty file that gets the schema, in SQLite's rollback journal so that it is whole in
+    /// the one file when its transaction commits.
+    private init(file: String, path: String, lockWaitSeconds: Double, creating: Bool) throws(StateError) {
         self.path = path
         do {
-            connection = try SQLiteConnection(path: path)
+            connection = try SQLiteConnection(path: file, mode: creating ? .create : .readWrite)
         } catch {
-            throw .cannotWrite(path: path, reason: error.message)
+            throw error.isDamage ? .damaged(path: path, reason: error.message) : .cannotWrite(path: path, reason: error.message)
         }
-        // A newer schema is a usage error, which outranks a busy state (exit 2 before 75):
-        // reading the version needs no lock.
-        let version = try mapping { () throws(SQLiteError) in try connection.integer("PRAGMA user_version") }
-        if version > StateSchema.version { throw .newerSchema(path: path, version: Int(version)) }
         connection.setBusyTimeout(seconds: lockWaitSeconds)
         try mapping { () throws(SQLiteError) in
             // WAL: readers (`grove-report state`, the sqlite3 shell) never block the nightly writer.
-            try connection.execute("PRAGMA journal_mode = WAL")
+            if !creating { try connection.execute("PRAGMA journal_mode = WAL") }
             // 16 MiB of page cache: a night appends its rows and reads its keys as sorted
             // batches, so each page is wanted about once; a larger cache would only grow the
             // memory of late nights (the kernel's page cache serves the rereads).
@@ -38,11 +59,28 @@ final class StateStore {
             try connection.execute("PRAGMA temp_store = MEMORY")
             try connection.execute("BEGIN IMMEDIATE")
         }
+        if !creating, try mapping({ () throws(SQLiteError) in try connection.integer("PRAGMA user_version") }) == 0 {
+            throw .notAState(path: path, reason: "no grove-report schema")
+        }
         try migrate()
     }
 
-    deinit {
-        if open { try? connection.execute("ROLLBACK") }
+    deinit { _ = close() }
+
+    /// Ends the store's use of the file: rolls back what was not committed, folds SQLite's log
+    /// back into the file and closes it. Returns a warning when the log could not be folded (a
+    /// full disk): the state is then whole only with its `-wal` and `-shm` files.
+    func close() -> StateWarning? {
+        guard !closed else { return nil }
+        closed = true
+        statements = [:]
+        if open {
+            try? connection.execute("ROLLBACK")
+            open = false
+        }
+        let failure = connection.checkpoint()
+        connection.close()
+        return failure.map { .logNotFolded(path: path, reason: $0.message) }
     }
 
     /// Runs SQLite work, turning its errors into the state's.
@@ -51,7 +89,7 @@ final class StateStore {
             return try body()
         } catch {
             if error.isBusy { throw StateError.busy(path: path) }
-            if error.isNotADatabase { throw StateError.notAState(path: path, reason: error.message) }
+            if error.isDamage { throw StateError.damaged(path: path, reason: error.message) }
             throw StateError.cannotWrite(path: path, reason: error.message)
         }
     }
@@ -126,17 +164,39 @@ final class StateStore {
         try mapping { () throws(SQLiteError) in Int(try connection.integer("SELECT coalesce(max(id), 0) + 1 FROM runs")) }
     }
 
-    /// The latest recorded run's id, nil before the first.
-    func lastRunID() throws(StateError) -> Int? {
-        let next = try nextRunID()
-        return next > 1 ? next - 1 : nil
+    /// `runs.status`: whether a run's reports were written.
+    enum RunStatus: String {
+        /// The run's changes are in the state, its reports not yet written (or never: a full
+        /// `--out`, a kill); the next run writes reports and lists its changes too.
+        case committed
+        /// The run's reports were written, after its commit.
+        case succeeded
+    }
+
+    /// The latest run whose reports were written, nil before the first: `changes.csv` lists
+    /// what moved since then, so a night whose reports were lost is not lost from it.
+    func lastReportedRunID() throws(StateError) -> Int? {
+        let id = try mapping { () throws(SQLiteError) in
+            try connection.integer("SELECT coalesce(max(id), 0) FROM runs WHERE status = '\(RunStatus.succeeded.rawValue)'")
+        }
+        return id > 0 ? Int(id) : nil
+    }
+
+    /// Records, after the commit, that run `id`'s reports were written. Does not wait: a run
+    /// that took the write lock meanwhile holds it for its whole night.
+    func markReported(run id: Int) throws(StateError) {
+        connection.setBusyTimeout(seconds: 0)
+        try mapping { () throws(SQLiteError) in
+            try connection.prepare("UPDATE runs SET status = ? WHERE id = ?")
+                .run([.text(RunStatus.succeeded.rawValue), .integer(Int64(id))])
+        }
     }
 
     func recordRun(_ run: StateRunRecord) throws(StateError) {
         try mapping { () throws(SQLiteError) in
             try connection.prepare(
                 "INSERT INTO runs (id, started, options, status, lines, rejected, records_read) VALUES (?, ?, ?, ?, ?, ?, ?)"
-            ).run([.integer(Int64(run.id)), .text(run.started), .text(run.options), .text("succeeded"),
+            ).run([.integer(Int64(run.id)), .text(run.started), .text(run.options), .text(RunStatus.committed.rawValue),
                    .integer(Int64(run.lines)), .integer(Int64(run.rejected)), .integer(Int64(run.recordsRead))])
             let insert = try connection.prepare("INSERT INTO inputs (run_id, name, sha256, size, lines) VALUES (?, ?, ?, ?, ?)")
             for input in run.inputs where input.status == .ingested {
@@ -171,10 +231,9 @@ final class StateStore {
     /// The rows of every record whose key has one of `hashes`, up to row `last`, in hash order.
     /// The hashes go through a temporary table, so the index is read in order, page by page.
     func recordRows(hashes: [Int64], through last: Int64) throws(StateError) -> [RecordRow] {
-        try want(hashes)
-        return try rows(
-            "SELECT r.id, r.key, r.value FROM temp.wanted w CROSS JOIN records r ON r.hash = w.hash WHERE r.id <= ?",
-            [.integer(last)]
+        try rows(
+            "SELECT r.id, r.key, r.value FROM json_each(?) w CROSS JOIN records r ON r.hash = w.value WHERE r.id <= ?",
+            [.text(Self.wanted(hashes)), .integer(last)]
         ) { RecordRow(id: $0.integer(0), key: $0.bytes(1), value: $0.bytes(2)) }
     }
 
@@ -218,15 +277,15 @@ final class StateStore {
 
     /// The key hashes of the records linked to any of `links`.
     func linkedRecords(_ links: [Int64]) throws(StateError) -> [Int64] {
-        try want(links)
-        return try rows("SELECT l.record_hash FROM temp.wanted w CROSS JOIN links l ON l.hash = w.hash", []) { $0.integer(0) }
+        try rows("SELECT l.record_hash FROM json_each(?) w CROSS JOIN links l ON l.hash = w.value", [.text(Self.wanted(links))]) {
+            $0.integer(0)
+        }
     }
 
-    /// Fills the temporary table of hashes to look up, sorted.
-    private func want(_ hashes: [Int64]) throws(StateError) {
-        try run("CREATE TEMP TABLE IF NOT EXISTS wanted (hash INTEGER PRIMARY KEY)", [])
-        try run("DELETE FROM temp.wanted", [])
-        for hash in Set(hashes).sorted() { try run("INSERT INTO temp.wanted (hash) VALUES (?)", [.integer(hash)]) }
+    /// Digests to look up as one JSON array, distinct and sorted, which `json_each` walks: the
+    /// index is then read in order, page by page, and no table of them is written.
+    private static func wanted(_ hashes: [Int64]) -> String {
+        "[" + Set(hashes).sorted().map(String.init).joined(separator: ",") + "]"
     }
 
     /// The merged records of the totals kinds (`StateSchema.totalKinds`), as (KEY, VALUE) texts.

@@ -15,7 +15,11 @@ public enum StatefulRun {
         case output(OutputError)
     }
 
-    public static func run(_ options: RunOptions, statePath: String, progress: ProgressCounters?) throws(Failure) -> RunResult {
+    /// Runs `options` on the state at `statePath`; `warn` hears what must be told without
+    /// failing the run (the state's log not folded back into it at close).
+    public static func run(
+        _ options: RunOptions, statePath: String, progress: ProgressCounters?, warn: (StateWarning) -> Void = { _ in }
+    ) throws(Failure) -> RunResult {
         let started = DispatchTime.now()
         let output: OutputDirectory
         let scratch: String
@@ -30,7 +34,15 @@ public enum StatefulRun {
             TemporaryFiles.remove(scratch)
             output.discard()
         }
-        var (result, spools) = try ingest(options, statePath: statePath, scratch: scratch, progress: progress)
+        let store: StateStore
+        do throws(StateError) {
+            store = try StateStore(path: statePath, lockWaitSeconds: options.lockWaitSeconds)
+        } catch {
+            throw .state(error)
+        }
+        // Closed whatever happens, and told when SQLite's log could not be folded back into FILE.
+        defer { store.close().map(warn) }
+        var (result, spools) = try ingest(options, store: store, scratch: scratch, progress: progress)
         result.wallSeconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
         do throws(OutputError) {
             // A run that changed nothing in the state writes only its accounting and rejects.
@@ -40,6 +52,11 @@ public enum StatefulRun {
         } catch {
             throw .output(error)
         }
+        // Until this lands, the next run takes this one's reports as never written and lists
+        // its changes again: a report lost is worse than a change listed twice.
+        if let record = result.stateRun?.record, result.stateRun?.changes != nil {
+            try? store.markReported(run: record.id)
+        }
         return result
     }
 
@@ -47,15 +64,13 @@ public enum StatefulRun {
     /// commits. Returns the result (a state-wide one after a commit, this run's own otherwise)
     /// and this run's reject spools.
     private static func ingest(
-        _ options: RunOptions, statePath: String, scratch: String, progress: ProgressCounters?
+        _ options: RunOptions, store: StateStore, scratch: String, progress: ProgressCounters?
     ) throws(Failure) -> (RunResult, [String]) {
-        let store: StateStore
         var plan: IngestionPlan
         do throws(StateError) {
-            store = try StateStore(path: statePath, lockWaitSeconds: options.lockWaitSeconds)
             plan = try IngestionPlan(options.inputs, store: store, scratch: scratch)
         } catch {
-            throw .state(error)
+            throw .state(damage(error))
         }
         var accounting = plan.discovery
         var spools: [String] = []
@@ -88,7 +103,7 @@ public enum StatefulRun {
                 leaked += try merge.merge(take(&aggregation.state, PartialState()))
                 recordsRead += merge.rowsRead
             } catch {
-                throw .state(error)
+                throw .state(damage(error))
             }
         }
         plan.count(linesPerFile: linesPerFile)
@@ -116,17 +131,24 @@ public enum StatefulRun {
             result.stateRun?.changes = changes
             return (result, spools)
         } catch {
-            throw .state(error)
+            throw .state(damage(error))
         }
     }
 
-    /// Records the run and its report rows, commits, and returns `changes.csv` against the
-    /// previous successful run.
+    /// The file was found to be a state before it was opened for writing: whatever later says
+    /// it is not one (a stored record that cannot be read) is damage, which the rebuild mends.
+    private static func damage(_ error: StateError) -> StateError {
+        guard case .notAState(let path, let reason) = error else { return error }
+        return .damaged(path: path, reason: reason)
+    }
+
+    /// Records the run (as `committed`: its reports are not written yet) and its report rows,
+    /// commits, and returns `changes.csv` against the last run whose reports were written.
     private static func commit(_ record: StateRunRecord, _ result: RunResult, to store: StateStore) throws(StateError) -> [UInt8] {
         let current: [(HistoryTable, [[JSONOutput]])] = [
             (.attribution, AttributionReport.rows(result.attribution)), (.exposure, ExposureReport.rows(result.exposure.campaigns)),
         ]
-        let previousRun = try store.lastRunID()
+        let previousRun = try store.lastReportedRunID()
         var comparisons: [ChangesReport.Comparison] = []
         for (table, rows) in current {
             let previous = try previousRun.map { run throws(StateError) in try store.history(table, run: run) } ?? []
@@ -135,6 +157,7 @@ public enum StatefulRun {
         try store.recordRun(record)
         for (table, rows) in current { try store.recordHistory(table, run: record.id, rows: rows) }
         try store.commit()
+        TestHooks.committed()
         return ChangesReport.csv(comparisons)
     }
 

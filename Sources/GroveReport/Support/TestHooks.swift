@@ -16,6 +16,15 @@ enum TestHooks {
         if renames.add(1, ordering: .relaxed).newValue >= limit { kill(getpid(), SIGKILL) }
     }
 
+    /// `GROVE_REPORT_TEST_KILL_AFTER_COMMIT=1`: SIGKILL this process right after a `run --state`
+    /// committed, before its reports, to test that the next run completes the night.
+    private static let killAfterCommit = environmentNumber("GROVE_REPORT_TEST_KILL_AFTER_COMMIT") == 1
+
+    /// Marks a state's commit; may kill the process.
+    static func committed() {
+        if killAfterCommit { kill(getpid(), SIGKILL) }
+    }
+
     private static func environmentNumber(_ name: String) -> Int? {
         getenv(name).flatMap { Int(String(cString: $0)) }
     }

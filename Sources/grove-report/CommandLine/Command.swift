@@ -15,8 +15,8 @@ enum Command: Sendable {
     case merge(join: Int?, scope: PreviewScope)
     /// Final stage records → the report files.
     case render(RenderOptions)
-    /// Print a state's runs for people, or as JSON.
-    case state(path: String, json: Bool)
+    /// Print a state's runs for people, or as JSON; or (`check`) run SQLite's integrity check on it.
+    case state(path: String, json: Bool, check: Bool, lockWaitSeconds: Double)
     /// Print this help text and exit 0.
     case help(String)
 
@@ -128,9 +128,14 @@ enum Command: Sendable {
         options.configurationPath = arguments.value("config")
         options.statePath = arguments.value("state")
         options.stateBatchBytes = Int(try arguments.number("batch-mb", default: 256.0, in: 0.001...1_048_576) * 1_048_576)
-        if options.statePath != nil {
+        if let statePath = options.statePath {
             guard command == "run" else { throw UsageError("\(command) does not take --state: use 'run --state FILE'", command: command) }
             // With a state, no INPUT means: ingest nothing, report the state.
+            if let report = StatePath.reportNamed(by: statePath, outputDirectory: options.outputDirectory ?? RunOptions.defaultOutputDirectory) {
+                throw UsageError(
+                    "--state '\(statePath)' would be replaced by this run's report '\(report)'; give the state a name or directory of its own",
+                    command: command)
+            }
         } else if arguments.value("batch-mb") != nil {
             throw UsageError("--batch-mb goes with --state FILE", command: command)
         } else if options.inputs.isEmpty {
@@ -141,11 +146,16 @@ enum Command: Sendable {
     }
 
     private static func state(_ words: [String]) throws(UsageError) -> Command {
-        let arguments = try ArgumentList(words, command: "state", valued: [], flags: ["json"])
+        let arguments = try ArgumentList(words, command: "state", valued: ["lock-wait"], flags: ["json", "check"])
         guard arguments.positionals.count == 1, let path = arguments.positionals.first else {
             throw UsageError("state needs exactly one FILE: the --state file to describe", command: "state")
         }
-        return .state(path: path, json: arguments.has("json"))
+        guard !(arguments.has("check") && arguments.has("json")) else {
+            throw UsageError("--check prints one line and takes no --json: give one of them", command: "state")
+        }
+        return .state(
+            path: path, json: arguments.has("json"), check: arguments.has("check"),
+            lockWaitSeconds: try arguments.number("lock-wait", default: 0, in: 0...1e9))
     }
 
     private static func generate(_ words: [String]) throws(UsageError) -> Command {

@@ -27,8 +27,8 @@ enum CommandRunner {
             analyse(options, validate: false, &diagnostics)
         case .validate(let options):
             analyse(options, validate: true, &diagnostics)
-        case .state(let path, let json):
-            describeState(path, json: json, &diagnostics)
+        case .state(let path, let json, let check, let lockWaitSeconds):
+            describeState(path, json: json, check: check, lockWaitSeconds: lockWaitSeconds, &diagnostics)
         case .generate(let options, let directory):
             generate(options, into: directory, &diagnostics)
         case .partial(let name, let index, let rejectsRaw):
@@ -67,12 +67,15 @@ enum CommandRunner {
     }
 
     private static func analyseWithState(_ options: RunOptions, _ diagnostics: inout DiagnosticsEngine) {
+        var warnings: [StateWarning] = []
         do throws(StatefulRun.Failure) {
             let result = try withProgress { counters throws(StatefulRun.Failure) in
-                try StatefulRun.run(options, statePath: options.statePath ?? "", progress: counters)
+                try StatefulRun.run(options, statePath: options.statePath ?? "", progress: counters) { warnings.append($0) }
             }
+            for warning in warnings { diagnostics.warn(warning) }
             diagnostics.problems(of: result, maxRejectRate: options.maxRejectRate, violationsFail: false)
         } catch {
+            for warning in warnings { diagnostics.warn(warning) }
             diagnostics.fail(error)
         }
     }
@@ -100,9 +103,15 @@ enum CommandRunner {
         }
     }
 
-    private static func describeState(_ path: String, json: Bool, _ diagnostics: inout DiagnosticsEngine) {
+    private static func describeState(
+        _ path: String, json: Bool, check: Bool, lockWaitSeconds: Double, _ diagnostics: inout DiagnosticsEngine
+    ) {
         do throws(StateError) {
-            let overview = try StateOverview(path: path)
+            if check {
+                diagnostics.printOut(try StateOverview.check(path: path, lockWaitSeconds: lockWaitSeconds) + "\n")
+                return
+            }
+            let overview = try StateOverview(path: path, lockWaitSeconds: lockWaitSeconds)
             if json { diagnostics.printOut(overview.json) } else { diagnostics.printOut(overview.text) }
         } catch {
             diagnostics.fail(error)

@@ -22,7 +22,7 @@ enum HelpText {
           run        Read logs and write the reports (default: SampleData/ into Reports/).
           validate   Read logs and print the preview audit; exit 3 on any violation.
           generate   Write a seeded synthetic log set.
-          state      Describe a --state file: its schema version and runs.
+          state      Describe a --state file (its schema version and runs), or check it.
 
         STAGE FILTERS (for a distributed engine such as Spark; see docs/SPARK.md):
           partial    One input file on stdin → stage records on stdout.
@@ -34,7 +34,7 @@ enum HelpText {
         EXIT CODES:
           0  ok
           1  input errors, rejected/lines above --max-reject-rate, or a failed leak check
-          2  usage or configuration error
+          2  usage or configuration error, or a --state file that is no state or is damaged
           3  validate found violations
           74 the outputs or the state could not be written (full disk, read-only or vanished directory)
           75 the output directory or the state is in use by another run (after --lock-wait)
@@ -93,10 +93,18 @@ enum HelpText {
         """
 
     static let state = """
-        USAGE: grove-report state FILE [--json]
+        USAGE: grove-report state FILE [--json | --check] [--lock-wait SECONDS]
 
         Prints the schema version of a --state file and its runs (id, start, status, options,
-        lines, inputs), without waiting for a run that is writing it. --json for machines.
+        lines, inputs), while a run may be writing it. A run whose status is 'committed' changed
+        the state but could not write its reports; the next run writes them.
+
+        OPTIONS:
+          --json                 Print the same as JSON, for machines.
+          --check                Run SQLite's integrity check instead: exit 0 when it passes, 2 when
+                                 the state is damaged (rebuild it from the logs: docs/STATE.md).
+          --lock-wait SECONDS    Wait up to SECONDS for a run that holds the whole file (as it does
+                                 while it closes), then exit 75 (default 0).
 
         """
 

@@ -18,13 +18,14 @@ extension OutputError: CommandFailure {
 }
 
 extension StateError: CommandFailure {
-    /// 75 when another run holds the state, 74 when it cannot be written, 2 for a file that is
-    /// not a state of this version or an input ingested before with other content.
+    /// 75 when another run holds the state, 74 when it cannot be read or written, 2 for a file
+    /// that is not a state of this version, a damaged state (left as it was) or an input
+    /// ingested before with other content.
     var exitStatus: ExitStatus {
         switch self {
         case .busy: .busy
-        case .newerSchema, .notAState, .changedInput: .usage
-        case .cannotWrite: .outputFailure
+        case .newerSchema, .notAState, .damaged, .changedInput: .usage
+        case .cannotRead, .cannotWrite: .outputFailure
         }
     }
 }

@@ -34,6 +34,11 @@ struct DiagnosticsEngine {
         add(Diagnostic(status: failure.exitStatus, line: "\(speaker): \(failure)"))
     }
 
+    /// Something to tell on stderr that fails nothing (exit status unchanged).
+    mutating func warn(_ warning: some CustomStringConvertible) {
+        add(Diagnostic(status: .success, line: "\(speaker): \(warning)"))
+    }
+
     /// The problems of the data a run read: input errors, rejected lines above `maxRejectRate` and
     /// a failed leak check exit 1; with `violationsFail` (`validate`, whose audit on stdout names
     /// them), audit violations exit 3.

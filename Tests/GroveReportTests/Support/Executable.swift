@@ -20,13 +20,14 @@ let executablePath: String = {
     return packageRoot + "/.build/debug/grove-report"
 }()
 
-/// Runs the executable with `arguments` in `directory`, feeding `stdin`; `environment` adds to
-/// (or, with a nil value, removes from) this process's environment.
+/// Runs the executable (or another, `executable`) with `arguments` in `directory`, feeding
+/// `stdin`; `environment` adds to (or, with a nil value, removes from) this process's environment.
 func execute(
-    _ arguments: [String], in directory: String? = nil, stdin: [UInt8] = [], environment: [String: String?] = [:]
+    _ arguments: [String], in directory: String? = nil, stdin: [UInt8] = [], environment: [String: String?] = [:],
+    executable: String = executablePath
 ) throws -> ExecutionResult {
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: executablePath)
+    process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
     if !environment.isEmpty {
         var merged = ProcessInfo.processInfo.environment

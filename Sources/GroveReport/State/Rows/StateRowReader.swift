@@ -4,6 +4,8 @@
 struct StateRowReader {
     var symbols: SymbolTable
     let names: StateNames
+    /// The symbols of the names read so far, by number: a name is interned once a table.
+    private var nameSymbols: [Int64: Symbol] = [:]
     private var bytes: [UInt8] = []
     private var position = 0
 
@@ -56,10 +58,13 @@ struct StateRowReader {
     }
 
     mutating func name() throws(StateError) -> Symbol? {
-        let number = try varint()
-        guard number > 0 else { return nil }
-        guard let name = try names.name(number: Int64(truncatingIfNeeded: number)) else { throw damaged("an unknown name") }
-        return symbols.intern(name)
+        let number = Int64(truncatingIfNeeded: try varint())
+        guard number != 0 else { return nil }
+        if let known = nameSymbols[number] { return known }
+        guard let name = try names.name(number: number) else { throw damaged("an unknown name") }
+        let symbol = symbols.intern(name)
+        nameSymbols[number] = symbol
+        return symbol
     }
 
     mutating func requiredName() throws(StateError) -> Symbol {

@@ -6,6 +6,8 @@ struct StateRowWriter {
     let symbols: SymbolTable
     let names: StateNames
     private(set) var bytes: [UInt8] = []
+    /// The numbers of the names written so far, by symbol: a name is looked up once a table.
+    private var nameNumbers: [Symbol: Int64] = [:]
 
     init(symbols: SymbolTable, names: StateNames) {
         self.symbols = symbols
@@ -30,7 +32,10 @@ struct StateRowWriter {
     /// A name: 0 when absent, else its number in `names`.
     mutating func name(_ symbol: Symbol?) throws(StateError) {
         guard let symbol else { return varint(0) }
-        varint(UInt64(try names.number(of: symbols.bytes(symbol))))
+        if let known = nameNumbers[symbol] { return varint(UInt64(known)) }
+        let number = try names.number(of: symbols.bytes(symbol))
+        nameNumbers[symbol] = number
+        varint(UInt64(number))
     }
 
     /// A text kept whole: 0 when absent, 1 and 32 bytes for a sealed text, else its length + 2
