@@ -31,7 +31,8 @@ public enum StageCommands {
     /// Writes the reports of the final records on standard input, as `run` would have. The
     /// output directory is locked first, so a busy one is reported before any input is read.
     public static func render(
-        to directory: String, configuration: Configuration?, rejectsRaw: Bool, wallSeconds: Double, lockWaitSeconds: Double
+        to directory: String, configuration: Configuration?, maxCampaigns: Int = RunOptions.defaultMaxCampaigns,
+        rejectsRaw: Bool, wallSeconds: Double, lockWaitSeconds: Double
     ) throws(StageFailure) -> RunResult {
         let output: OutputDirectory
         do throws(OutputError) {
@@ -48,8 +49,8 @@ public enum StageCommands {
         }
         let state = JoinedState(afterJoins: records)
         let result = RunResult(
-            accounting: state.accounting, attribution: state.attributionResult(),
-            exposure: state.exposureResult(configuration: configuration), wallSeconds: wallSeconds)
+            accounting: state.accounting, attribution: state.attributionResult(maxCampaigns: maxCampaigns),
+            exposure: state.exposureResult(configuration: configuration, maxCampaigns: maxCampaigns), wallSeconds: wallSeconds)
         do throws(OutputError) {
             try ReportWriter.write(result, to: output)
             let rejects = records.rejects.sorted(by: RejectRecord.precedes).flatMap { $0.ndjsonLine(includeRaw: rejectsRaw) }

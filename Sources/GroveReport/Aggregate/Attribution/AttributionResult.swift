@@ -43,18 +43,39 @@ struct AttributionResult: Sendable, Equatable {
     var unresolvedOpens = 0
     /// Bindings whose `clickId` no click has.
     var orphanBinds = 0
+    /// Campaigns summed into `(other campaigns)` rather than named (`--max-campaigns`).
+    var foldedCampaigns = 0
 
     static func == (lhs: AttributionResult, rhs: AttributionResult) -> Bool {
         lhs.campaigns.elementsEqual(rhs.campaigns) { $0.campaign == $1.campaign && $0.counts == $1.counts }
             && lhs.totals == rhs.totals && lhs.duplicateClicks == rhs.duplicateClicks
             && lhs.orphanOpens == rhs.orphanOpens && lhs.unresolvedOpens == rhs.unresolvedOpens
-            && lhs.orphanBinds == rhs.orphanBinds
+            && lhs.orphanBinds == rhs.orphanBinds && lhs.foldedCampaigns == rhs.foldedCampaigns
+    }
+
+    /// The rows with at most `maximum` campaigns named, the campaigns with the fewest clicks summed
+    /// into `(other campaigns)` (`CampaignFold`); totals are the same.
+    func folded(maximum: Int) -> AttributionResult {
+        let fold = CampaignFold(campaigns.map { ($0.campaign, $0.counts.clicks) }, maximum: maximum)
+        guard fold.isFolding else { return self }
+        var result = self
+        var others = AttributionCounts()
+        result.campaigns = campaigns.filter { campaign, counts in
+            guard fold.folds(campaign) else { return true }
+            others.add(counts)
+            return false
+        }
+        result.campaigns.insert(
+            (CampaignFold.name, others),
+            at: result.campaigns.firstIndex { $0.campaign > CampaignFold.name } ?? result.campaigns.endIndex)
+        result.foldedCampaigns = CampaignFold.count(afterFolding: foldedCampaigns, fold)
+        return result
     }
 }
 
 extension JoinedState {
-    /// Attribution rows (byte-wise by campaign) and totals.
-    func attributionResult() -> AttributionResult {
+    /// Attribution rows (byte-wise by campaign, at most `maxCampaigns` named) and totals.
+    func attributionResult(maxCampaigns: Int = CampaignFold.defaultMaximum) -> AttributionResult {
         var result = AttributionResult(campaigns: [], totals: AttributionCounts())
         result.campaigns = zip(joins.campaignAttribution.keys, joins.campaignAttribution.records)
             .map { (symbols.string($0), $1) }
@@ -65,6 +86,6 @@ extension JoinedState {
         result.orphanOpens = extras.orphanOpens
         result.unresolvedOpens = extras.unresolvedOpens
         result.orphanBinds = extras.orphanBinds
-        return result
+        return result.folded(maximum: maxCampaigns)
     }
 }
