@@ -187,9 +187,13 @@ struct CampaignFoldTests {
         let campaigns: [(name: ByteString, weight: Int)] = ["d", "b", "c", "a"].map { (ByteString($0), 1) }
         let fold = CampaignFold(campaigns, maximum: 2)
         #expect(fold.isFolding && fold.foldedCount == 2)
-        #expect(["a", "b", "c", "d"].map { fold.folds(ByteString($0)) } == [false, false, true, true])
+        // By position: "d", "b", "c", "a" — the tie at weight 1 keeps "a" and "b".
+        #expect((0..<4).map(fold.folds) == [true, false, true, false])
         let none = CampaignFold(campaigns, maximum: 4)
-        #expect(!none.isFolding && none.foldedCount == 0 && !none.folds(ByteString("d")))
+        #expect(!none.isFolding && none.foldedCount == 0 && !none.folds(0))
+        // The largest weights first, whatever their names.
+        let weighted = CampaignFold([(ByteString("a"), 1), (ByteString("z"), 5), (ByteString("m"), 3)], maximum: 2)
+        #expect((0..<3).map(weighted.folds) == [true, false, false])
         // Folding folded rows again counts the campaigns behind the earlier fold row.
         let again = CampaignFold([(CampaignFold.name, 0), (ByteString("a"), 9), (ByteString("b"), 8)], maximum: 1)
         #expect(CampaignFold.count(afterFolding: 7, again) == 8)   // the 7 behind the row, and b

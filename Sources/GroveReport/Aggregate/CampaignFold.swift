@@ -9,10 +9,11 @@
 /// named `(other campaigns)` is always among the folded ones when there is a fold, so no report
 /// names two campaigns alike; without a fold it is listed like any other.
 ///
-/// The decision is a value: an analysis makes it from the light (name, weight) pairs of all its
-/// campaigns, then builds full rows only for the kept ones and sums the others as it goes, so no
-/// per-campaign row is built for a campaign that is folded. A report derived from the same
-/// campaigns (the daily files) asks the same decision `folds(_:)` for each of its rows.
+/// The decision is a value over the campaigns of an analysis known by position (in a store of
+/// symbols, or in a list): the analysis makes it from every campaign's weight, then builds
+/// rows — names, lift, SRM — only for the kept positions and sums the others as it goes, so no
+/// row is built, and no name made, for a campaign that is folded. A report derived from the same
+/// campaigns (the daily files) makes the same decision over the same weights.
 struct CampaignFold: Sendable {
     /// The name of the campaign that holds the sums of the folded ones.
     static let name = ByteString("(other campaigns)")
@@ -22,41 +23,52 @@ struct CampaignFold: Sendable {
     /// (docs/PAGE.md): the rest of the report's campaigns are summed there as `(other campaigns)`.
     static let pageMaximum = 1_000
 
-    /// The campaigns kept when some are folded; nil when the report names every campaign.
-    private let kept: Set<ByteString>?
+    /// Whether the campaign at each position is kept; nil when every campaign is (no fold).
+    private let keeps: [Bool]?
     /// How many campaigns were folded into `(other campaigns)` (0 when none).
     let foldedCount: Int
 
     /// Keeps every campaign.
-    static let none = CampaignFold(kept: nil, foldedCount: 0)
+    static let none = CampaignFold(keeps: nil, foldedCount: 0)
 
-    private init(kept: Set<ByteString>?, foldedCount: Int) {
-        self.kept = kept
+    private init(keeps: [Bool]?, foldedCount: Int) {
+        self.keeps = keeps
         self.foldedCount = foldedCount
     }
 
-    /// Decides over every campaign of a report (each named once): when there are more than
-    /// `maximum`, keeps the `maximum` with the largest `weight`, ties by name byte-wise.
-    init<Weight: Comparable>(_ campaigns: [(name: ByteString, weight: Weight)], maximum: Int) {
+    /// Decides over `count` campaigns, each named once: when there are more than `maximum`,
+    /// keeps the `maximum` with the largest `weight` (a campaign named like the fold aside),
+    /// ties by name byte-wise (`precedes`).
+    init<Weight: Comparable>(
+        count: Int, maximum: Int, weight: (Int) -> Weight, precedes: (Int, Int) -> Bool,
+        isNamedLikeTheFold: (Int) -> Bool
+    ) {
         precondition(maximum >= 1, "--max-campaigns is at least 1")
-        guard campaigns.count > maximum else {
-            self.init(kept: nil, foldedCount: 0)
+        guard count > maximum else {
+            self.init(keeps: nil, foldedCount: 0)
             return
         }
-        let ranked = campaigns.filter { $0.name != Self.name }.sorted {
-            $0.weight != $1.weight ? $0.weight > $1.weight : $0.name < $1.name
-        }
-        let kept = Set(ranked.prefix(maximum).map(\.name))
-        self.init(kept: kept, foldedCount: campaigns.count - kept.count)
+        var ranked = (0..<count).filter { !isNamedLikeTheFold($0) }
+        ranked.sort { weight($0) != weight($1) ? weight($0) > weight($1) : precedes($0, $1) }
+        var keeps = [Bool](repeating: false, count: count)
+        for position in ranked.prefix(maximum) { keeps[position] = true }
+        self.init(keeps: keeps, foldedCount: count - min(maximum, ranked.count))
     }
 
-    /// Whether the report sums `campaign` into `(other campaigns)` instead of naming it.
-    func folds(_ campaign: ByteString) -> Bool {
-        kept.map { !$0.contains(campaign) } ?? false
+    /// The same decision over a list of campaigns by name.
+    init<Weight: Comparable>(_ campaigns: [(name: ByteString, weight: Weight)], maximum: Int) {
+        self.init(
+            count: campaigns.count, maximum: maximum, weight: { campaigns[$0].weight },
+            precedes: { campaigns[$0].name < campaigns[$1].name }, isNamedLikeTheFold: { campaigns[$0].name == Self.name })
+    }
+
+    /// Whether the report sums the campaign at `position` into `(other campaigns)` instead of naming it.
+    func folds(_ position: Int) -> Bool {
+        keeps.map { !$0[position] } ?? false
     }
 
     /// Whether any campaign is folded, so the report has an `(other campaigns)` row.
-    var isFolding: Bool { kept != nil }
+    var isFolding: Bool { keeps != nil }
 
     /// The number of campaigns behind `rows` rows of which one, when `folded` > 0, is `(other
     /// campaigns)` standing for `folded` campaigns.
@@ -69,6 +81,12 @@ struct CampaignFold: Sendable {
     /// row, always among the folded, stands for its `earlier` campaigns, not for one.
     static func count(afterFolding earlier: Int, _ fold: CampaignFold) -> Int {
         earlier + fold.foldedCount - (earlier > 0 && fold.isFolding ? 1 : 0)
+    }
+
+    /// Puts `(other campaigns)` in its place by name among `rows`, sorted byte-wise by campaign
+    /// and holding no row of that name.
+    static func insert<Row>(_ row: Row, into rows: inout [Row], campaign: (Row) -> ByteString) {
+        rows.insert(row, at: rows.firstIndex { campaign($0) > name } ?? rows.endIndex)
     }
 }
 

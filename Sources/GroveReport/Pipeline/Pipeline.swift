@@ -58,9 +58,13 @@ public enum Pipeline {
         let joined = (consume merged).joined(scope: options.previewScope)
         let attribution = joined.attributionResult(maxCampaigns: options.maxCampaigns)
         let exposure = joined.exposureResult(configuration: options.configuration, maxCampaigns: options.maxCampaigns)
+        let accounting = joined.accounting
+        // The reports need only the results: the joined state (every campaign's records, every
+        // id's symbol) is released before they are rendered.
+        _ = consume joined
         progress?.phase = .writing
         let wallSeconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
-        let result = RunResult(accounting: joined.accounting, attribution: attribution, exposure: exposure, wallSeconds: wallSeconds)
+        let result = RunResult(accounting: accounting, attribution: attribution, exposure: exposure, wallSeconds: wallSeconds)
         if let output {
             try ReportWriter.write(result, to: output)
             try RejectsLog.combine(spools, into: output)

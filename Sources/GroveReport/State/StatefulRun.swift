@@ -110,6 +110,7 @@ public enum StatefulRun {
             guard leaked == 0 else { return (result, spools) }
             result.accounting = whole.accounting
             result.attribution = whole.attributionResult(maxCampaigns: options.maxCampaigns)
+            _ = consume whole   // the reports need only the results
             let changes = try commit(record, result, to: store)
             result.stateRun?.changes = changes
             return (result, spools)

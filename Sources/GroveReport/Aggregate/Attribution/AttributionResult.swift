@@ -60,14 +60,11 @@ struct AttributionResult: Sendable, Equatable {
         guard fold.isFolding else { return self }
         var result = self
         var others = AttributionCounts()
-        result.campaigns = campaigns.filter { campaign, counts in
-            guard fold.folds(campaign) else { return true }
-            others.add(counts)
-            return false
+        result.campaigns = []
+        for (position, row) in campaigns.enumerated() {
+            if fold.folds(position) { others.add(row.counts) } else { result.campaigns.append(row) }
         }
-        result.campaigns.insert(
-            (CampaignFold.name, others),
-            at: result.campaigns.firstIndex { $0.campaign > CampaignFold.name } ?? result.campaigns.endIndex)
+        CampaignFold.insert((CampaignFold.name, others), into: &result.campaigns) { $0.campaign }
         result.foldedCampaigns = CampaignFold.count(afterFolding: foldedCampaigns, fold)
         return result
     }
@@ -77,15 +74,25 @@ extension JoinedState {
     /// Attribution rows (byte-wise by campaign, at most `maxCampaigns` named) and totals.
     func attributionResult(maxCampaigns: Int = CampaignFold.defaultMaximum) -> AttributionResult {
         var result = AttributionResult(campaigns: [], totals: AttributionCounts())
-        result.campaigns = zip(joins.campaignAttribution.keys, joins.campaignAttribution.records)
-            .map { (symbols.string($0), $1) }
-            .sorted { $0.0 < $1.0 }
-        for (_, counts) in result.campaigns { result.totals.add(counts) }
+        // Decided on symbols, so a run of many campaigns makes names only for those it keeps.
+        let (keys, records) = (joins.campaignAttribution.keys, joins.campaignAttribution.records)
+        let fold = CampaignFold(
+            count: keys.count, maximum: maxCampaigns, weight: { records[$0].clicks },
+            precedes: { symbols.precedes(keys[$0], keys[$1]) },
+            isNamedLikeTheFold: { symbols.bytes(keys[$0]).elementsEqual(CampaignFold.name.bytes) })
+        var others = AttributionCounts()
+        for (position, (key, counts)) in zip(keys, records).enumerated() {
+            result.totals.add(counts)
+            if fold.folds(position) { others.add(counts) } else { result.campaigns.append((symbols.string(key), counts)) }
+        }
+        result.campaigns.sort { $0.campaign < $1.campaign }
+        if fold.isFolding { CampaignFold.insert((CampaignFold.name, others), into: &result.campaigns) { $0.campaign } }
+        result.foldedCampaigns = fold.foldedCount
         let extras = joins.attributionExtras
         result.duplicateClicks = extras.duplicateClicks
         result.orphanOpens = extras.orphanOpens
         result.unresolvedOpens = extras.unresolvedOpens
         result.orphanBinds = extras.orphanBinds
-        return result.folded(maximum: maxCampaigns)
+        return result
     }
 }

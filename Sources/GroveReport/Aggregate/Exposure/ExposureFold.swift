@@ -19,12 +19,29 @@ struct ExposureFoldSums {
         campaign.previewContaminated += folded.previewContaminated
         campaign.multiVariantUnits += folded.multiVariantUnits
         for row in folded.variants {
-            campaign.variants[0].units += row.units
-            campaign.variants[0].convertedUnits += row.convertedUnits
-            campaign.variants[0].orders += row.orders
-            campaign.variants[0].revenueMinor += row.revenueMinor
-            campaign.variants[0].impressions += row.impressions
+            add(units: row.units, converted: row.convertedUnits, orders: row.orders, revenue: row.revenueMinor, impressions: row.impressions)
         }
+    }
+
+    /// Adds a row of a folded campaign.
+    mutating func add(_ counts: VariantCounts) {
+        add(units: counts.units, converted: counts.convertedUnits, orders: counts.orders, revenue: counts.revenueMinor,
+            impressions: counts.impressions)
+    }
+
+    /// Adds a folded campaign's exclusion counters.
+    mutating func add(missingCustomer: Int, stats: CampaignStats) {
+        campaign.missingCustomer += missingCustomer
+        campaign.previewContaminated += stats.contaminated
+        campaign.multiVariantUnits += stats.multiVariantUnits
+    }
+
+    private mutating func add(units: Int, converted: Int, orders: Int, revenue: Int128, impressions: Int) {
+        campaign.variants[0].units += units
+        campaign.variants[0].convertedUnits += converted
+        campaign.variants[0].orders += orders
+        campaign.variants[0].revenueMinor += revenue
+        campaign.variants[0].impressions += impressions
     }
 
     /// Puts `(other campaigns)`, standing for `folded` campaigns, in its place by name among
@@ -32,7 +49,7 @@ struct ExposureFoldSums {
     func insert(into campaigns: inout [ExposureCampaign], folded: Int) {
         var campaign = campaign
         campaign.foldedCampaigns = folded
-        campaigns.insert(campaign, at: campaigns.firstIndex { $0.campaign > CampaignFold.name } ?? campaigns.endIndex)
+        CampaignFold.insert(campaign, into: &campaigns) { $0.campaign }
     }
 }
 
@@ -45,8 +62,8 @@ extension [ExposureCampaign] {
         guard fold.isFolding else { return (self, earlier) }
         var others = ExposureFoldSums()
         var kept: [ExposureCampaign] = []
-        for campaign in self {
-            if fold.folds(campaign.campaign) { others.add(campaign) } else { kept.append(campaign) }
+        for (position, campaign) in enumerated() {
+            if fold.folds(position) { others.add(campaign) } else { kept.append(campaign) }
         }
         let folded = CampaignFold.count(afterFolding: earlier, fold)
         others.insert(into: &kept, folded: folded)
@@ -92,14 +109,13 @@ extension PreviewAudit {
         guard fold.isFolding else { return self }
         var audit = self
         var others = AuditCampaign(campaign: CampaignFold.name)
-        audit.campaigns = campaigns.filter { campaign in
-            guard fold.folds(campaign.campaign) else { return true }
-            others.add(campaign)
-            return false
+        audit.campaigns = []
+        for (position, campaign) in campaigns.enumerated() {
+            if fold.folds(position) { others.add(campaign) } else { audit.campaigns.append(campaign) }
         }
         audit.foldedCampaigns = CampaignFold.count(afterFolding: foldedCampaigns, fold)
         others.foldedCampaigns = audit.foldedCampaigns
-        audit.campaigns.insert(others, at: audit.campaigns.firstIndex { $0.campaign > CampaignFold.name } ?? audit.campaigns.endIndex)
+        CampaignFold.insert(others, into: &audit.campaigns) { $0.campaign }
         return audit
     }
 }
