@@ -370,6 +370,8 @@ def parse_arguments(argv):
     parser.add_argument("--config", help="Grona configuration export, read on the driver by render")
     parser.add_argument("--preview-scope", choices=("unit", "event"), default=None)
     parser.add_argument("--max-reject-rate", default=None)
+    parser.add_argument("--max-campaigns", default=None,
+                        help="name at most N campaigns in each report (render checks the value)")
     parser.add_argument("--rejects-raw", action="store_true")
     parser.add_argument("--master", default=None,
                         help="Spark master when started with plain python (e.g. local[2])")
@@ -439,6 +441,8 @@ def render(binary, options, records, wall_seconds):
         arguments += ["--rejects-raw"]
     if options.max_reject_rate is not None:
         arguments += ["--max-reject-rate", options.max_reject_rate]
+    if options.max_campaigns is not None:
+        arguments += ["--max-campaigns", options.max_campaigns]
     arguments += ["--wall-seconds", f"{wall_seconds:.6f}"]
     process = subprocess.Popen(arguments, stdin=subprocess.PIPE, env={}, close_fds=True)
     try:

@@ -161,6 +161,7 @@ SCENARIOS = [
       "--rejects-raw", "--max-reject-rate", "0.5"],
      ["extra/events.log", "logs"], "1"),
     ("p3-input-error", 3, [], ["truncated.ndjson.gz", "logs/"], None),
+    ("p3-max-campaigns", 3, ["--max-campaigns", "3"], ["logs/", "extra/events.log"], None),
 ]
 
 

@@ -11,6 +11,14 @@ public struct RunResult: Sendable {
     /// What a `run --state` did: its own lines, inputs and `changes.csv`.
     var stateRun: StateRunReport?
 
+    /// The campaigns each report summed into `(other campaigns)`: `summary.json`'s `folded_campaigns`.
+    var foldedCampaigns: FoldedCampaigns {
+        var folded = FoldedCampaigns()
+        folded.attribution = attribution.foldedCampaigns
+        folded.exposure = exposure.foldedCampaigns
+        return folded
+    }
+
     /// rejected / lines, 0 for no lines: of this run's own lines, with a state.
     public var rejectRate: Double {
         let (lines, rejected) = stateRun.map { ($0.record.lines, $0.record.rejected) }
@@ -48,11 +56,15 @@ public enum Pipeline {
 
         progress?.phase = .joining
         let joined = (consume merged).joined(scope: options.previewScope)
-        let attribution = joined.attributionResult()
-        let exposure = joined.exposureResult(configuration: options.configuration)
+        let attribution = joined.attributionResult(maxCampaigns: options.maxCampaigns)
+        let exposure = joined.exposureResult(configuration: options.configuration, maxCampaigns: options.maxCampaigns)
+        let accounting = joined.accounting
+        // The reports need only the results: the joined state (every campaign's records, every
+        // id's symbol) is released before they are rendered.
+        _ = consume joined
         progress?.phase = .writing
         let wallSeconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
-        let result = RunResult(accounting: joined.accounting, attribution: attribution, exposure: exposure, wallSeconds: wallSeconds)
+        let result = RunResult(accounting: accounting, attribution: attribution, exposure: exposure, wallSeconds: wallSeconds)
         if let output {
             try ReportWriter.write(result, to: output)
             try RejectsLog.combine(spools, into: output)
@@ -173,7 +185,9 @@ enum ReportWriter {
     /// Renames every written file into place and `summary.json`, listing them, last.
     static func publish(_ result: RunResult, to output: OutputDirectory) throws(OutputError) {
         try output.publish { outputs in
-            SummaryReport.json(result.accounting, wallSeconds: result.wallSeconds, run: result.stateRun?.record, outputs: outputs)
+            SummaryReport.json(
+                result.accounting, wallSeconds: result.wallSeconds, folded: result.foldedCampaigns, run: result.stateRun?.record,
+                outputs: outputs)
         }
     }
 }

@@ -28,6 +28,8 @@ public struct RunOptions: Sendable {
     public var ciReports = CIReportOptions()
     /// What inflates gzip input (`--inflate`); the reports are the same either way.
     public var inflate: InflateBackend = .zlib
+    /// A report names at most this many campaigns and sums the rest (`--max-campaigns`, `CampaignFold`).
+    public var maxCampaigns = RunOptions.defaultMaxCampaigns
 
     /// `partitions`, or one a shard: each of the largest worker's shards then becomes a partition
     /// as it is, and threads finishing early find more work.
@@ -36,6 +38,7 @@ public struct RunOptions: Sendable {
     public static let defaultInputs = ["SampleData"]
     public static let defaultOutputDirectory = "Reports"
     public static let defaultMaxRejectRate = 0.01
+    public static let defaultMaxCampaigns = CampaignFold.defaultMaximum
 
     public init(
         inputs: [String] = [], outputDirectory: String? = RunOptions.defaultOutputDirectory,

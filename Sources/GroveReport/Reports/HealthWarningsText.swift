@@ -11,7 +11,8 @@ public enum HealthWarningsText {
         }
         guard !lines.isEmpty else { return "Health warnings: none.\n" }
         let flagged = campaigns.count { !$0.warnings.isEmpty }
-        let header = "Health warnings: \(lines.count) in \(flagged) of \(campaigns.count) campaigns (they change no number and no exit status)"
+        let named = campaigns.count { $0.foldedCampaigns == 0 }
+        let header = "Health warnings: \(lines.count) in \(flagged) of \(named) campaigns (they change no number and no exit status)"
         return ([header] + lines).joined(separator: "\n") + "\n"
     }
 

@@ -39,7 +39,12 @@ public enum PreviewAuditReport {
             lines.append("    " + label + String(repeating: " ", count: 11 - label.count) + outcomes.joined(separator: ", "))
         }
         lines.append("  leak check: \(audit.leakCheck) \(audit.leakCheck == 0 ? "(no excluded event reached the analysis)" : "EXCLUDED EVENTS REACHED THE ANALYSIS")")
-        lines.append("  campaigns: \(audit.campaigns.count)")
+        if audit.foldedCampaigns == 0 {
+            lines.append("  campaigns: \(audit.campaigns.count)")
+        } else {
+            let named = audit.campaigns.count - 1
+            lines.append("  campaigns: \(named + audit.foldedCampaigns) (\(named) named, \(audit.foldedCampaigns) summed as \(printable(CampaignFold.name)): --max-campaigns)")
+        }
         for campaign in audit.campaigns {
             let found = campaign.violations.named.filter { $0.count > 0 }
             let installs = "preview installs \(campaign.previewInstalls), pairings \(campaign.previewPairings), contaminated events \(campaign.previewContaminated)"

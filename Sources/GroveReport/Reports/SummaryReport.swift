@@ -1,9 +1,10 @@
 /// Renders `summary.json` (docs/OUTPUTS.md): the accounting of every line, input errors, bytes and time.
 enum SummaryReport {
-    /// `run` is what a `run --state` did in this run alone; `outputs` the name and SHA-256 of
-    /// every other file of the run, sorted by name.
+    /// `folded` the campaigns the analyses summed into `(other campaigns)`; `run` is what a
+    /// `run --state` did in this run alone; `outputs` the name and SHA-256 of every other file of
+    /// the run, sorted by name.
     static func json(
-        _ accounting: Accounting, wallSeconds: Double, run: StateRunRecord? = nil,
+        _ accounting: Accounting, wallSeconds: Double, folded: FoldedCampaigns = FoldedCampaigns(), run: StateRunRecord? = nil,
         outputs: [(name: String, sha256: String)] = []
     ) -> [UInt8] {
         let rejected = accounting.rejected.sorted { $0.key.text < $1.key.text }.map { reason, count in
@@ -30,6 +31,10 @@ enum SummaryReport {
             JSONOutput.Member("bytes_read", .integer(accounting.bytes.read)),
             JSONOutput.Member("bytes_decompressed", .integer(accounting.bytes.decompressed)),
             JSONOutput.Member("wall_seconds", .decimal(wallSeconds)),
+            JSONOutput.Member("folded_campaigns", .object([
+                JSONOutput.Member("attribution", .integer(folded.attribution)),
+                JSONOutput.Member("exposure", .integer(folded.exposure)),
+            ])),
             JSONOutput.Member("outputs", .object(outputs.map { JSONOutput.Member($0.name, .text($0.sha256)) })),
         ] + (run.map { [JSONOutput.Member("run", $0.json)] } ?? [])).rendered()
     }

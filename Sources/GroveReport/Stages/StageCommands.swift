@@ -31,7 +31,8 @@ public enum StageCommands {
     /// Writes the reports of the final records on standard input, as `run` would have. The
     /// output directory is locked first, so a busy one is reported before any input is read.
     public static func render(
-        to directory: String, configuration: Configuration?, rejectsRaw: Bool, wallSeconds: Double, lockWaitSeconds: Double
+        to directory: String, configuration: Configuration?, maxCampaigns: Int = RunOptions.defaultMaxCampaigns,
+        rejectsRaw: Bool, wallSeconds: Double, lockWaitSeconds: Double
     ) throws(StageFailure) -> RunResult {
         let output: OutputDirectory
         do throws(OutputError) {
@@ -40,19 +41,22 @@ public enum StageCommands {
             throw .output(error)
         }
         defer { output.discard() }
-        let records: PartialState
+        var records: PartialState
         do throws(RecordError) {
             records = try readRecords()
         } catch {
             throw .records(error)
         }
-        let state = JoinedState(afterJoins: records)
+        let rejected = take(&records.rejects, [])
+        let state = JoinedState(afterJoins: consume records)
         let result = RunResult(
-            accounting: state.accounting, attribution: state.attributionResult(),
-            exposure: state.exposureResult(configuration: configuration), wallSeconds: wallSeconds)
+            accounting: state.accounting, attribution: state.attributionResult(maxCampaigns: maxCampaigns),
+            exposure: state.exposureResult(configuration: configuration, maxCampaigns: maxCampaigns), wallSeconds: wallSeconds)
+        // As in `run`: the records are released before the reports are rendered.
+        _ = consume state
         do throws(OutputError) {
             try ReportWriter.write(result, to: output)
-            let rejects = records.rejects.sorted(by: RejectRecord.precedes).flatMap { $0.ndjsonLine(includeRaw: rejectsRaw) }
+            let rejects = rejected.sorted(by: RejectRecord.precedes).flatMap { $0.ndjsonLine(includeRaw: rejectsRaw) }
             try output.write(rejects, to: RejectsLog.fileName)
             try ReportWriter.publish(result, to: output)
         } catch {

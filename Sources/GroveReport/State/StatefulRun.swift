@@ -121,12 +121,13 @@ public enum StatefulRun {
                 return (result, spools)
             }
             let whole = try store.reportState(scope: options.previewScope)
-            result.exposure = whole.exposureResult(configuration: options.configuration)
+            result.exposure = whole.exposureResult(configuration: options.configuration, maxCampaigns: options.maxCampaigns)
             // A failed leak check fails the run: the store is dropped uncommitted.
             result.exposure.audit.leakCheck = leaked
             guard leaked == 0 else { return (result, spools) }
             result.accounting = whole.accounting
-            result.attribution = whole.attributionResult()
+            result.attribution = whole.attributionResult(maxCampaigns: options.maxCampaigns)
+            _ = consume whole   // the reports need only the results
             let changes = try commit(record, result, to: store)
             result.stateRun?.changes = changes
             return (result, spools)
@@ -167,6 +168,7 @@ public enum StatefulRun {
             JSONOutput.Member("preview_scope", .text(options.previewScope.rawValue)),
             JSONOutput.Member("config", options.configurationPath.map(JSONOutput.text) ?? .null),
             JSONOutput.Member("max_reject_rate", .decimal(options.maxRejectRate)),
+            JSONOutput.Member("max_campaigns", .integer(options.maxCampaigns)),
         ]).compact(), as: UTF8.self)
     }
 

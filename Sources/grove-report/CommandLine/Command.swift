@@ -24,6 +24,7 @@ enum Command: Sendable {
     struct RenderOptions: Sendable {
         var outputDirectory: String
         var configuration: Configuration?
+        var maxCampaigns: Int
         var maxRejectRate: Double
         var rejectsRaw: Bool
         var wallSeconds: Double
@@ -57,7 +58,10 @@ enum Command: Sendable {
     private static func stage(_ command: String, _ words: [String]) throws(UsageError) -> Command {
         let arguments = try ArgumentList(
             words, command: command,
-            valued: ["name", "index", "join", "preview-scope", "out", "config", "max-reject-rate", "wall-seconds", "lock-wait"],
+            valued: [
+                "name", "index", "join", "preview-scope", "out", "config", "max-reject-rate", "wall-seconds", "lock-wait",
+                "max-campaigns",
+            ],
             flags: ["rejects-raw"])
         guard arguments.positionals.isEmpty else {
             throw UsageError("\(command) reads standard input and takes no inputs", command: command)
@@ -75,10 +79,20 @@ enum Command: Sendable {
             guard let out = arguments.value("out") else { throw UsageError("render needs --out DIR", command: command) }
             return .render(RenderOptions(
                 outputDirectory: out, configuration: try configuration(arguments, command: command),
+                maxCampaigns: try maxCampaigns(arguments),
                 maxRejectRate: try arguments.number("max-reject-rate", default: RunOptions.defaultMaxRejectRate, in: 0...1),
                 rejectsRaw: arguments.has("rejects-raw"), wallSeconds: try arguments.number("wall-seconds", default: 0, in: 0...1e12),
                 lockWaitSeconds: try arguments.number("lock-wait", default: 0, in: 0...1e9)))
         }
+    }
+
+    /// `--max-campaigns N`: a whole number of at least 1, however large.
+    private static func maxCampaigns(_ arguments: ArgumentList) throws(UsageError) -> Int {
+        guard let text = arguments.value("max-campaigns") else { return RunOptions.defaultMaxCampaigns }
+        guard let number = Int(text), number >= 1 else {
+            throw UsageError("--max-campaigns must be a whole number of at least 1, not '\(text)'", command: arguments.command)
+        }
+        return number
     }
 
     private static func previewScope(_ arguments: ArgumentList, command: String) throws(UsageError) -> PreviewScope {
@@ -110,7 +124,10 @@ enum Command: Sendable {
     private static func analysisOptions(_ words: [String], command: String) throws(UsageError) -> RunOptions {
         let arguments = try ArgumentList(
             words, command: command,
-            valued: ["out", "config", "preview-scope", "jobs", "max-reject-rate", "lock-wait", "state", "batch-mb", "inflate"],
+            valued: [
+                "out", "config", "preview-scope", "jobs", "max-reject-rate", "lock-wait", "state", "batch-mb", "inflate",
+                "max-campaigns",
+            ],
             flags: ["rejects-raw"])
         var options = RunOptions()
         options.inputs = arguments.positionals
@@ -123,6 +140,7 @@ enum Command: Sendable {
         options.previewScope = try previewScope(arguments, command: command)
         options.jobs = try arguments.number("jobs", default: defaultJobs(), in: 1...1024)
         options.maxRejectRate = try arguments.number("max-reject-rate", default: RunOptions.defaultMaxRejectRate, in: 0...1)
+        options.maxCampaigns = try maxCampaigns(arguments)
         options.configuration = try configuration(arguments, command: command)
         options.lockWaitSeconds = try arguments.number("lock-wait", default: 0, in: 0...1e9)
         options.configurationPath = arguments.value("config")

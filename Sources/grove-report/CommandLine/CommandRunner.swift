@@ -95,7 +95,8 @@ enum CommandRunner {
     private static func render(_ options: Command.RenderOptions, _ diagnostics: inout DiagnosticsEngine) {
         do throws(StageFailure) {
             let result = try StageCommands.render(
-                to: options.outputDirectory, configuration: options.configuration, rejectsRaw: options.rejectsRaw,
+                to: options.outputDirectory, configuration: options.configuration, maxCampaigns: options.maxCampaigns,
+                rejectsRaw: options.rejectsRaw,
                 wallSeconds: options.wallSeconds, lockWaitSeconds: options.lockWaitSeconds)
             diagnostics.problems(of: result, maxRejectRate: options.maxRejectRate, violationsFail: false)
         } catch {

@@ -52,6 +52,8 @@ enum HelpText {
                                      needs libisal.so.2, Debian libisal2), auto (isal when present).
                                      The reports are the same bytes either way.
           --max-reject-rate R        Fail (exit 1) when rejected/lines exceeds R (default 0.01).
+          --max-campaigns N          Name at most N campaigns in each report (default 10000); the
+                                     others (fewest clicks, or units) are summed as (other campaigns).
           --rejects-raw              Add the redacted raw line to rejects.ndjson.
           --lock-wait SECONDS        Wait up to SECONDS for another run on the same --out (or, for
                                      run, the same --state), then exit 75 (default 0).
@@ -151,11 +153,11 @@ enum HelpText {
         """
 
     static let render = """
-        USAGE: grove-report render --out DIR [--config FILE] [--max-reject-rate R] [--rejects-raw]
-                                   [--wall-seconds S] [--lock-wait S] < RECORDS
+        USAGE: grove-report render --out DIR [--config FILE] [--max-campaigns N] [--max-reject-rate R]
+                                   [--rejects-raw] [--wall-seconds S] [--lock-wait S] < RECORDS
 
         Writes the report files of `run` from the records left after join stage 3. S is the
-        engine's wall time for summary.json. Exit codes as `run`.
+        engine's wall time for summary.json; N as for `run` (default 10000). Exit codes as `run`.
 
         """
 }

@@ -43,23 +43,51 @@ struct AttributionResult: Sendable, Equatable {
     var unresolvedOpens = 0
     /// Bindings whose `clickId` no click has.
     var orphanBinds = 0
+    /// Campaigns summed into `(other campaigns)` rather than named (`--max-campaigns`).
+    var foldedCampaigns = 0
 
     static func == (lhs: AttributionResult, rhs: AttributionResult) -> Bool {
         lhs.campaigns.elementsEqual(rhs.campaigns) { $0.campaign == $1.campaign && $0.counts == $1.counts }
             && lhs.totals == rhs.totals && lhs.duplicateClicks == rhs.duplicateClicks
             && lhs.orphanOpens == rhs.orphanOpens && lhs.unresolvedOpens == rhs.unresolvedOpens
-            && lhs.orphanBinds == rhs.orphanBinds
+            && lhs.orphanBinds == rhs.orphanBinds && lhs.foldedCampaigns == rhs.foldedCampaigns
+    }
+
+    /// The rows with at most `maximum` campaigns named, the campaigns with the fewest clicks summed
+    /// into `(other campaigns)` (`CampaignFold`); totals are the same.
+    func folded(maximum: Int) -> AttributionResult {
+        let fold = CampaignFold(campaigns.map { ($0.campaign, $0.counts.clicks) }, maximum: maximum)
+        guard fold.isFolding else { return self }
+        var result = self
+        var others = AttributionCounts()
+        result.campaigns = []
+        for (position, row) in campaigns.enumerated() {
+            if fold.folds(position) { others.add(row.counts) } else { result.campaigns.append(row) }
+        }
+        CampaignFold.insert((CampaignFold.name, others), into: &result.campaigns) { $0.campaign }
+        result.foldedCampaigns = CampaignFold.count(afterFolding: foldedCampaigns, fold)
+        return result
     }
 }
 
 extension JoinedState {
-    /// Attribution rows (byte-wise by campaign) and totals.
-    func attributionResult() -> AttributionResult {
+    /// Attribution rows (byte-wise by campaign, at most `maxCampaigns` named) and totals.
+    func attributionResult(maxCampaigns: Int = CampaignFold.defaultMaximum) -> AttributionResult {
         var result = AttributionResult(campaigns: [], totals: AttributionCounts())
-        result.campaigns = zip(joins.campaignAttribution.keys, joins.campaignAttribution.records)
-            .map { (symbols.string($0), $1) }
-            .sorted { $0.0 < $1.0 }
-        for (_, counts) in result.campaigns { result.totals.add(counts) }
+        // Decided on symbols, so a run of many campaigns makes names only for those it keeps.
+        let (keys, records) = (joins.campaignAttribution.keys, joins.campaignAttribution.records)
+        let fold = CampaignFold(
+            count: keys.count, maximum: maxCampaigns, weight: { records[$0].clicks },
+            precedes: { symbols.precedes(keys[$0], keys[$1]) },
+            isNamedLikeTheFold: { symbols.bytes(keys[$0]).elementsEqual(CampaignFold.name.bytes) })
+        var others = AttributionCounts()
+        for (position, (key, counts)) in zip(keys, records).enumerated() {
+            result.totals.add(counts)
+            if fold.folds(position) { others.add(counts) } else { result.campaigns.append((symbols.string(key), counts)) }
+        }
+        result.campaigns.sort { $0.campaign < $1.campaign }
+        if fold.isFolding { CampaignFold.insert((CampaignFold.name, others), into: &result.campaigns) { $0.campaign } }
+        result.foldedCampaigns = fold.foldedCount
         let extras = joins.attributionExtras
         result.duplicateClicks = extras.duplicateClicks
         result.orphanOpens = extras.orphanOpens

@@ -2,82 +2,214 @@
 /// join stage: units, conversions and exclusion counts are final; this adds the rows the
 /// configuration lists, lift against the control, sample-ratio mismatch and the audit.
 extension JoinedState {
-    /// The exposure rows by campaign (byte-wise) and variant, and the preview audit.
-    func exposureResult(configuration: Configuration?) -> ExposureResult {
-        // Campaigns and variants are few: from here on they go by name, and the configuration's
-        // names need no symbols.
-        let counters = byName(counters)
-        let stats = byName(joins.campaignStats)
-        var rowsByCampaign: [ByteString: [ByteString: VariantCounts]] = [:]
+    /// The exposure rows by campaign (byte-wise) and variant, at most `maxCampaigns` campaigns
+    /// named (`CampaignFold`), and the preview audit, folded the same way.
+    func exposureResult(configuration: Configuration?, maxCampaigns: Int = CampaignFold.defaultMaximum) -> ExposureResult {
+        // The campaigns with units, by symbol, then those the configuration lists with variants
+        // but none has units, by name: the fold is decided on their total units before any name
+        // is made, and lift and SRM are computed only for the campaigns a report names.
+        var campaigns = CampaignPositions()
+        var units: [Int] = []
         for (key, counts) in zip(joins.variants.keys, joins.variants.records) where counts.units > 0 {
-            rowsByCampaign[symbols.string(key.first), default: [:]][symbols.string(key.second)] = counts
+            let position = campaigns.add(key.first)
+            if position == units.count { units.append(0) }
+            units[position] += counts.units
+        }
+        for campaign in configuration?.campaigns.values ?? [:].values where !campaign.variants.isEmpty {
+            if campaigns.position(of: campaign.id, in: symbols) == nil { campaigns.add(configured: campaign.id) }
+        }
+        units += repeatElement(0, count: campaigns.count - units.count)
+        let fold = CampaignFold(
+            count: campaigns.count, maximum: maxCampaigns, weight: { units[$0] },
+            precedes: { campaigns.precedes($0, $1, in: symbols) }, isNamedLikeTheFold: { campaigns.isNamedLikeTheFold($0, in: symbols) })
+
+        // The rows: every (campaign, variant) with units, and every variant the configuration lists.
+        var rows: [Int: [ExposureRow]] = [:]
+        var others = ExposureFoldSums()
+        func add(_ position: Int, _ variant: () -> ByteString, _ counts: VariantCounts) {
+            if fold.folds(position) {
+                others.add(counts)
+            } else {
+                rows[position, default: []].append(ExposureRow(campaign: ByteString([]), variant: variant(), counts: counts))
+            }
+        }
+        for (key, counts) in zip(joins.variants.keys, joins.variants.records) where counts.units > 0 {
+            add(campaigns.position(of: key.first)!, { symbols.string(key.second) }, counts)
         }
         for campaign in configuration?.campaigns.values ?? [:].values {
-            for variant in campaign.variants where rowsByCampaign[campaign.id]?[variant.id] == nil {
+            guard let position = campaigns.position(of: campaign.id, in: symbols) else { continue }
+            for variant in campaign.variants {
                 let key = symbols.lookup(campaign.id).flatMap { first in
                     symbols.lookup(variant.id).map { SymbolPair(first: first, second: $0) }
                 }
-                rowsByCampaign[campaign.id, default: [:]][variant.id] = key.flatMap { joins.variants[$0] } ?? VariantCounts()
+                let counts = key.flatMap { joins.variants[$0] }
+                // A variant with units has its row already.
+                guard (counts?.units ?? 0) == 0 else { continue }
+                add(position, { variant.id }, counts ?? VariantCounts())
             }
         }
-        let exposure = rowsByCampaign.sorted { $0.key < $1.key }.map { name, rows in
-            var variants = rows.map { ExposureRow(campaign: name, variant: $0.key, counts: $0.value) }
-                .sorted { $0.variant < $1.variant }
-            Lift.fill(&variants)
-            let weights = configuration?.campaigns[name].map { campaign in campaign.variants.map { ($0.id, $0.weight) } }
-            let srm = SampleRatioMismatch.pValue(variants, configuredWeights: weights)
-            for index in variants.indices { variants[index].srmPValue = srm }
-            let campaignStats = stats[name] ?? CampaignStats()
-            return ExposureCampaign(
-                campaign: name, srmPValue: srm, missingCustomer: counters[name]?.missingCustomer ?? 0,
+        for position in 0..<campaigns.count where fold.folds(position) {
+            let symbol = campaigns.symbol(position, in: symbols)
+            others.add(
+                missingCustomer: symbol.flatMap { counters[$0] }?.missingCustomer ?? 0,
+                stats: symbol.flatMap { joins.campaignStats[$0] } ?? CampaignStats())
+        }
+
+        var exposure: [ExposureCampaign] = rows.map { position, variants in
+            let name = campaigns.name(position, in: symbols)
+            let symbol = campaigns.symbol(position, in: symbols)
+            let campaignStats = symbol.flatMap { joins.campaignStats[$0] } ?? CampaignStats()
+            var campaign = ExposureCampaign(
+                campaign: name, srmPValue: nil, missingCustomer: symbol.flatMap { counters[$0] }?.missingCustomer ?? 0,
                 previewContaminated: campaignStats.contaminated, multiVariantUnits: campaignStats.multiVariantUnits,
-                variants: variants)
+                variants: variants.map { row in
+                    var row = row
+                    row.campaign = name
+                    return row
+                }.sorted { $0.variant < $1.variant })
+            Lift.fill(&campaign.variants)
+            let weights = configuration?.campaigns[name].map { campaign in campaign.variants.map { ($0.id, $0.weight) } }
+            let srm = SampleRatioMismatch.pValue(campaign.variants, configuredWeights: weights)
+            campaign.srmPValue = srm
+            for index in campaign.variants.indices { campaign.variants[index].srmPValue = srm }
+            return campaign
         }
-        return ExposureResult(campaigns: exposure, audit: previewAudit(configuration, counters: counters, stats: stats))
+        exposure.sort { $0.campaign < $1.campaign }
+        if fold.isFolding { others.insert(into: &exposure, folded: fold.foldedCount) }
+        return ExposureResult(
+            campaigns: exposure, audit: previewAudit(configuration, maxCampaigns: maxCampaigns), foldedCampaigns: fold.foldedCount)
     }
 
-    /// A per-campaign store by campaign name.
-    private func byName<Record>(_ store: SymbolKeyedRecords<Record>) -> [ByteString: Record] {
-        Dictionary(zip(store.keys.map(symbols.string), store.records), uniquingKeysWith: { first, _ in first })
-    }
-
-    private func previewAudit(
-        _ configuration: Configuration?, counters: [ByteString: CampaignCounters], stats: [ByteString: CampaignStats]
-    ) -> PreviewAudit {
-        var names = Set(counters.keys)
-        names.formUnion(configuration?.campaigns.keys ?? [:].keys)
-        var campaigns: [AuditCampaign] = []
+    /// The audit: every campaign seen in a Grona event or listed in the configuration, at most
+    /// `maxCampaigns` named — those with the most violations, then the most preview events and
+    /// pairings, ties by name; the rest summed into `(other campaigns)` (`CampaignFold`).
+    private func previewAudit(_ configuration: Configuration?, maxCampaigns: Int) -> PreviewAudit {
+        var campaigns = CampaignPositions()
+        for key in counters.keys { campaigns.add(key) }
+        for name in configuration?.campaigns.keys ?? [:].keys where campaigns.position(of: name, in: symbols) == nil {
+            campaigns.add(configured: name)
+        }
+        // Disabled campaigns by position, so that the audit's counts need no name.
+        var disabled = [Bool](repeating: false, count: campaigns.count)
+        for campaign in configuration?.campaigns.values ?? [:].values where !campaign.enabled {
+            if let position = campaigns.position(of: campaign.id, in: symbols) { disabled[position] = true }
+        }
+        // Rows are made twice, for the weights and then to keep or sum, rather than held for every campaign.
+        let audited = { (position: Int) in auditCampaign(campaigns.symbol(position, in: symbols), disabled: disabled[position]) }
+        let weights = (0..<campaigns.count).map { AuditFoldWeight(audited($0)) }
+        let fold = CampaignFold(
+            count: campaigns.count, maximum: maxCampaigns, weight: { weights[$0] },
+            precedes: { campaigns.precedes($0, $1, in: symbols) }, isNamedLikeTheFold: { campaigns.isNamedLikeTheFold($0, in: symbols) })
+        var named: [AuditCampaign] = []
+        var others = AuditCampaign(campaign: CampaignFold.name)
         var violations = AuditViolations()
-        for name in names.sorted() {
-            let counts = counters[name] ?? CampaignCounters()
-            let campaignStats = stats[name] ?? CampaignStats()
-            var campaign = AuditCampaign(campaign: name)
-            campaign.previewDecisions = counts.previewDecisions
-            campaign.previewImpressions = counts.previewImpressions
-            campaign.previewGrants = counts.previewGrants
-            campaign.previewPairings = counts.previewPairings
-            campaign.previewInstalls = campaignStats.previewInstalls
-            campaign.previewContaminated = campaignStats.contaminated
-            campaign.violations.previewGrant = counts.previewGrants
-            campaign.violations.missingCustomer = counts.missingCustomer
-            campaign.violations.previewUnidentifiedCustomer = counts.previewUnidentifiedCustomer
-            campaign.violations.links = counts.linkViolations
-            if configuration?.campaigns[name]?.enabled == false {
-                campaign.violations.previewOnDisabledCampaign = counts.previewEvents
-                campaign.violations.decisionOnDisabledCampaign = counts.decisions
-            }
+        for position in 0..<campaigns.count {
+            var campaign = audited(position)
             violations.add(campaign.violations)
-            campaigns.append(campaign)
+            if fold.folds(position) {
+                others.add(campaign)
+            } else {
+                campaign.campaign = campaigns.name(position, in: symbols)
+                named.append(campaign)
+            }
+        }
+        named.sort { $0.campaign < $1.campaign }
+        if fold.isFolding {
+            others.foldedCampaigns = fold.foldedCount
+            CampaignFold.insert(others, into: &named) { $0.campaign }
         }
         // Links that paired no campaign (cleared, rejected, ignored) have no campaign to count under.
         violations.links = totals.linkViolations
         return PreviewAudit(
-            campaigns: campaigns, previewTotals: totals.preview, consentDeniedTotals: totals.consentDenied,
-            previewLinks: totals.previewLinks, violations: violations, leakCheck: totals.leaked)
+            campaigns: named, previewTotals: totals.preview, consentDeniedTotals: totals.consentDenied,
+            previewLinks: totals.previewLinks, violations: violations, leakCheck: totals.leaked,
+            foldedCampaigns: fold.foldedCount)
+    }
+
+    /// One campaign's row of the audit, without its name.
+    private func auditCampaign(_ symbol: Symbol?, disabled: Bool) -> AuditCampaign {
+        let counts = symbol.flatMap { counters[$0] } ?? CampaignCounters()
+        let campaignStats = symbol.flatMap { joins.campaignStats[$0] } ?? CampaignStats()
+        var campaign = AuditCampaign(campaign: ByteString([]))
+        campaign.previewDecisions = counts.previewDecisions
+        campaign.previewImpressions = counts.previewImpressions
+        campaign.previewGrants = counts.previewGrants
+        campaign.previewPairings = counts.previewPairings
+        campaign.previewInstalls = campaignStats.previewInstalls
+        campaign.previewContaminated = campaignStats.contaminated
+        campaign.violations.previewGrant = counts.previewGrants
+        campaign.violations.missingCustomer = counts.missingCustomer
+        campaign.violations.previewUnidentifiedCustomer = counts.previewUnidentifiedCustomer
+        campaign.violations.links = counts.linkViolations
+        if disabled {
+            campaign.violations.previewOnDisabledCampaign = counts.previewEvents
+            campaign.violations.decisionOnDisabledCampaign = counts.decisions
+        }
+        return campaign
     }
 }
 
-private extension ExposureRow {
+/// The campaigns of an analysis by position, for `CampaignFold`: those of the logs by symbol,
+/// then those only the configuration names, by name. Names are made only when asked for.
+private struct CampaignPositions {
+    private var symbolPositions: [Symbol: Int] = [:]
+    private var logged: [Symbol] = []
+    private var configured: [ByteString] = []
+    private var configuredPositions: [ByteString: Int] = [:]
+
+    var count: Int { logged.count + configured.count }
+
+    /// The position of a campaign of the logs, added when new.
+    @discardableResult
+    mutating func add(_ symbol: Symbol) -> Int {
+        if let position = symbolPositions[symbol] { return position }
+        precondition(configured.isEmpty, "campaigns of the logs come first")
+        symbolPositions[symbol] = logged.count
+        logged.append(symbol)
+        return logged.count - 1
+    }
+
+    /// Adds a campaign the logs do not have, by name.
+    mutating func add(configured name: ByteString) {
+        configuredPositions[name] = count
+        configured.append(name)
+    }
+
+    func position(of symbol: Symbol) -> Int? {
+        symbolPositions[symbol]
+    }
+
+    func position(of name: ByteString, in symbols: SymbolTable) -> Int? {
+        symbols.lookup(name).flatMap { symbolPositions[$0] } ?? configuredPositions[name]
+    }
+
+    /// The campaign's symbol, when the logs have its name at all.
+    func symbol(_ position: Int, in symbols: SymbolTable) -> Symbol? {
+        position < logged.count ? logged[position] : symbols.lookup(configured[position - logged.count])
+    }
+
+    func name(_ position: Int, in symbols: SymbolTable) -> ByteString {
+        position < logged.count ? symbols.string(logged[position]) : configured[position - logged.count]
+    }
+
+    /// Byte-wise order of two campaigns' names, made of neither.
+    func precedes(_ lhs: Int, _ rhs: Int, in symbols: SymbolTable) -> Bool {
+        switch (lhs < logged.count, rhs < logged.count) {
+        case (true, true): symbols.precedes(logged[lhs], logged[rhs])
+        case (true, false): symbols.bytes(logged[lhs]).lexicographicallyPrecedes(configured[rhs - logged.count].bytes)
+        case (false, true): configured[lhs - logged.count].bytes.lexicographicallyPrecedes(symbols.bytes(logged[rhs]))
+        case (false, false): configured[lhs - logged.count] < configured[rhs - logged.count]
+        }
+    }
+
+    func isNamedLikeTheFold(_ position: Int, in symbols: SymbolTable) -> Bool {
+        position < logged.count
+            ? symbols.bytes(logged[position]).elementsEqual(CampaignFold.name.bytes)
+            : configured[position - logged.count] == CampaignFold.name
+    }
+}
+
+extension ExposureRow {
     init(campaign: ByteString, variant: ByteString, counts: VariantCounts) {
         self.init(campaign: campaign, variant: variant)
         control = counts.control

@@ -36,6 +36,8 @@ public struct ExposureCampaign: Sendable, Equatable {
     var previewContaminated: Int
     var multiVariantUnits: Int
     var variants: [ExposureRow]
+    /// For `(other campaigns)`, the number of campaigns summed into it; 0 for a campaign of the logs.
+    var foldedCampaigns = 0
 }
 
 /// The nine violations of the preview audit (docs/AUDIT.md, Violations).
@@ -88,6 +90,8 @@ struct AuditCampaign: Sendable, Equatable {
     var previewInstalls = 0
     var previewContaminated = 0
     var violations = AuditViolations()
+    /// For `(other campaigns)`, the number of campaigns summed into it; 0 for a campaign of the logs.
+    var foldedCampaigns = 0
 }
 
 /// The proof that preview traffic stayed out of the analysis.
@@ -102,10 +106,14 @@ public struct PreviewAudit: Sendable, Equatable {
     public var violations: AuditViolations
     /// Preview or consent-denied events that reached the analysis, counted by the analysis itself.
     public var leakCheck: Int
+    /// Campaigns summed into `(other campaigns)` rather than named (`--max-campaigns`).
+    var foldedCampaigns = 0
 }
 
 /// Exposure rows and the preview audit, computed from a merged `ExposureState`.
 public struct ExposureResult: Sendable, Equatable {
     public var campaigns: [ExposureCampaign]
     public var audit: PreviewAudit
+    /// Campaigns summed into `(other campaigns)` rather than named (`--max-campaigns`).
+    var foldedCampaigns = 0
 }

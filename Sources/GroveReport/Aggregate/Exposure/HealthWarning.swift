@@ -43,6 +43,8 @@ enum HealthWarning: String, Sendable, CaseIterable, Comparable {
 
     /// The warnings that apply to a campaign, sorted byte-wise.
     static func warnings(for campaign: ExposureCampaign) -> [HealthWarning] {
+        // `(other campaigns)` sums many experiments: no one assignment to distrust.
+        guard campaign.foldedCampaigns == 0 else { return [] }
         var found: [HealthWarning] = []
         if let srm = campaign.srmPValue, srm < sampleRatioMismatchLimit { found.append(.sampleRatioMismatch) }
         // m ≥ 0.01·(m + u) in integers: 100·m ≥ m + u, exact for any count.

@@ -5,7 +5,8 @@ enum AttributionSection {
         page.raw("<section id=\"attribution\">\n<h2>Attribution</h2>\n")
         let totals = attribution.totals
         page.raw("<div class=\"figures\">")
-        RunSection.figure(&page, attribution.campaigns.count, "campaigns")
+        RunSection.figure(
+            &page, CampaignFold.campaignCount(rows: attribution.campaigns.count, folded: attribution.foldedCampaigns), "campaigns")
         RunSection.figure(&page, totals.clicks, "clicks")
         RunSection.figure(&page, totals.opens, "opens")
         RunSection.figure(&page, totals.attributed, "attributed")
@@ -20,6 +21,7 @@ enum AttributionSection {
         ).write(to: &page)
         counts(totals, to: &page)
         page.raw("<h3>By campaign</h3>\n")
+        ReportPage.foldNote(attribution.foldedCampaigns, named: attribution.campaigns.count - 1, by: "clicks", to: &page)
         if attribution.campaigns.isEmpty { page.raw("<p>No link clicks.</p>\n") }
         for (campaign, counts) in attribution.campaigns {
             page.raw(openCampaigns ? "<details open><summary>" : "<details><summary>")

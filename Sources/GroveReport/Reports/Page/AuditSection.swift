@@ -46,9 +46,14 @@ enum AuditSection {
     private static func campaigns(_ audit: PreviewAudit, to page: inout HTMLWriter) {
         page.raw("<h3>By campaign</h3>\n")
         guard !audit.campaigns.isEmpty else { return page.raw("<p>No Grona campaign.</p>\n") }
-        let flagged = audit.campaigns.count { $0.violations.total > 0 }
+        let flagged = audit.campaigns.count { $0.violations.total > 0 && $0.foldedCampaigns == 0 }
         page.raw("<p class=\"note\">")
-        page.text("\(flagged) of \(audit.campaigns.count) campaigns have violations.")
+        if audit.foldedCampaigns > 0 {
+            page.text("\(flagged) of the \(audit.campaigns.count - 1) named campaigns have violations. "
+                + ReportPage.foldSentence(audit.foldedCampaigns, named: audit.campaigns.count - 1, by: "violations, then preview events and pairings"))
+        } else {
+            page.text("\(flagged) of \(audit.campaigns.count) campaigns have violations.")
+        }
         page.raw("</p>\n<div class=\"wide\"><table><thead><tr><th class=\"name\">campaign</th><th>preview decisions</th><th>preview impressions</th><th>preview grants</th><th>preview pairings</th><th>preview installs</th><th>preview contaminated</th>")
         for (name, _) in AuditViolations().named {
             page.raw("<th>")

@@ -2,29 +2,33 @@
 /// variant's conversion rate with its 95% interval, and the lift against the control with its
 /// interval against a zero line, every drawn number also in the table beside it.
 enum ExposureSection {
-    static func write(_ campaigns: [ExposureCampaign], openCampaigns: Bool, to page: inout HTMLWriter) {
+    /// `folded`: the campaigns summed in `(other campaigns)`, when one of `campaigns` is that sum.
+    static func write(_ campaigns: [ExposureCampaign], folded: Int = 0, openCampaigns: Bool, to page: inout HTMLWriter) {
         page.raw("<section id=\"exposure\">\n<h2>Exposure</h2>\n")
         let flagged = campaigns.filter { !$0.warnings.isEmpty }
+        // Folded campaigns have no warnings of their own: count among the named ones.
+        let named = folded > 0 ? "the \(campaigns.count - 1) named" : "\(campaigns.count)"
         if campaigns.isEmpty {
             page.raw("<p>No campaign has units.</p>\n")
         } else if flagged.isEmpty {
             page.raw("<div class=\"banner ok\"><strong>No health warnings.</strong>")
-            page.text("\(campaigns.count) campaigns")
+            page.text("\(named) campaigns")
             page.raw("</div>\n")
         } else {
             page.raw("<div class=\"banner\"><strong>")
-            page.text("\(flagged.count) of \(campaigns.count) campaigns have health warnings:")
+            page.text("\(flagged.count) of \(named) campaigns have health warnings:")
             page.raw("</strong>")
             page.text("their numbers are computed as for every campaign, but should not be trusted as they are.")
             page.raw("</div>\n")
         }
+        ReportPage.foldNote(folded, named: campaigns.count - 1, by: "units", to: &page)
         for (index, campaign) in campaigns.enumerated() {
             let warnings = campaign.warnings
             page.raw(openCampaigns ? "<details open id=\"exposure-\(index + 1)\"><summary>" : "<details id=\"exposure-\(index + 1)\"><summary>")
             page.text(campaign.campaign)
             page.raw(" <span class=\"tags\">")
             let units = campaign.variants.reduce(0) { $0 + $1.units }
-            page.text("— \(campaign.variants.count) variants, \(units) units")
+            page.text("— \(campaign.variants.count) variants, \(units) units" + (campaign.foldedCampaigns > 0 ? ", the sums of \(campaign.foldedCampaigns) campaigns" : ""))
             page.raw("</span>")
             for warning in warnings {
                 page.raw("<span class=\"badge warn\">")
@@ -120,7 +124,9 @@ enum ExposureSection {
         let rows = campaign.variants.filter { !$0.control && $0.absDiff != nil }
         guard !rows.isEmpty else {
             page.raw("<p class=\"note\">")
-            page.text(campaign.variants.count(where: \.control) == 1
+            page.text(campaign.foldedCampaigns > 0
+                ? "No lift, interval or SRM: the sums of \(campaign.foldedCampaigns) campaigns are not one experiment."
+                : campaign.variants.count(where: \.control) == 1
                 ? "No lift to draw: no other variant has units."
                 : "No lift: the campaign needs exactly one control variant.")
             page.raw("</p>\n")

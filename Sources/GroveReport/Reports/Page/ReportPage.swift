@@ -9,6 +9,11 @@ enum ReportPage {
     static let openCampaignLimit = 20
 
     static func html(_ result: RunResult) -> [UInt8] {
+        // However many campaigns the reports name, the page draws at most `pageMaximum` of each
+        // analysis and sums the rest as `(other campaigns)`, the same fold again.
+        let attribution = result.attribution.folded(maximum: CampaignFold.pageMaximum)
+        let exposure = result.exposure.campaigns.folded(maximum: CampaignFold.pageMaximum, earlier: result.exposure.foldedCampaigns)
+        let audit = result.exposure.audit.folded(maximum: CampaignFold.pageMaximum)
         var page = HTMLWriter()
         page.raw("""
             <!DOCTYPE html>
@@ -29,18 +34,31 @@ enum ReportPage {
             """)
         let accounting = result.accounting
         page.raw("<p class=\"lead\">")
-        page.text("\(accounting.files) input files, \(accounting.lines) lines, \(result.attribution.campaigns.count) attribution campaigns, \(result.exposure.campaigns.count) exposure campaigns. Exact values are in the CSV and JSON reports beside this page, and in each chart mark's tooltip.")
+        let attributionCampaigns = CampaignFold.campaignCount(rows: attribution.campaigns.count, folded: attribution.foldedCampaigns)
+        let exposureCampaigns = CampaignFold.campaignCount(rows: exposure.campaigns.count, folded: exposure.folded)
+        page.text("\(accounting.files) input files, \(accounting.lines) lines, \(attributionCampaigns) attribution campaigns, \(exposureCampaigns) exposure campaigns. Exact values are in the CSV and JSON reports beside this page, and in each chart mark's tooltip.")
         page.raw("</p>\n")
         glance(result, to: &page)
         page.raw("<nav><a href=\"#run\">Run</a><a href=\"#attribution\">Attribution</a><a href=\"#exposure\">Exposure</a><a href=\"#audit\">Preview audit</a></nav>\n</header>\n<main>\n")
         RunSection.write(accounting, to: &page)
-        AttributionSection.write(
-            result.attribution, openCampaigns: result.attribution.campaigns.count <= openCampaignLimit, to: &page)
+        AttributionSection.write(attribution, openCampaigns: attribution.campaigns.count <= openCampaignLimit, to: &page)
         ExposureSection.write(
-            result.exposure.campaigns, openCampaigns: result.exposure.campaigns.count <= openCampaignLimit, to: &page)
-        AuditSection.write(result.exposure.audit, to: &page)
+            exposure.campaigns, folded: exposure.folded, openCampaigns: exposure.campaigns.count <= openCampaignLimit, to: &page)
+        AuditSection.write(audit, to: &page)
         page.raw("</main>\n</body>\n</html>\n")
         return page.bytes
+    }
+
+    /// The note of a section whose campaigns are folded: how many, by what, and where to find them.
+    static func foldNote(_ folded: Int, named: Int, by weight: String, to page: inout HTMLWriter) {
+        guard folded > 0 else { return }
+        page.raw("<p class=\"note\">")
+        page.text(foldSentence(folded, named: named, by: weight))
+        page.raw("</p>\n")
+    }
+
+    static func foldSentence(_ folded: Int, named: Int, by weight: String) -> String {
+        "\(named) campaigns are named; the \(folded) with the fewest \(weight) are summed as \(CampaignFold.name) (the reports name up to --max-campaigns campaigns, the page up to \(CampaignFold.pageMaximum))."
     }
 
     /// What to worry about first, before any detail: input errors, the leak check, violations
