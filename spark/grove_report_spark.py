@@ -3,14 +3,15 @@
 
     spark-submit --files /abs/path/grove-report spark/grove_report_spark.py \\
         --binary /abs/path/grove-report --out DIR [--partitions P] [--config FILE] \\
-        [--preview-scope unit|event] [--max-reject-rate R] [--rejects-raw] INPUT...
+        [--preview-scope unit|event] [--max-reject-rate R] [--rejects-raw] \\
+        [--conversion-window HOURS] [--bind-window DAYS] [--sequential-tuning UNITS] INPUT...
 
 The pipeline (see spark/README.md):
 
     partial (one process per input file)
       -> shuffle by KEY -> merge --join 1
-      -> shuffle by KEY -> merge --join 2
-      -> shuffle by KEY -> merge --join 3
+      -> shuffle by KEY -> merge --join 2 [--bind-window DAYS]
+      -> shuffle by KEY -> merge --join 3 [--conversion-window HOURS]
       -> merge (per partition, pre-aggregation)
       -> collect on the driver -> render --out DIR
 
@@ -373,6 +374,12 @@ def parse_arguments(argv):
     parser.add_argument("--max-campaigns", default=None,
                         help="name at most N campaigns in each report (render checks the value)")
     parser.add_argument("--rejects-raw", action="store_true")
+    parser.add_argument("--conversion-window", default=None,
+                        help="HOURS after first exposure an order converts (merge --join 3 checks the value)")
+    parser.add_argument("--bind-window", default=None,
+                        help="DAYS after its click a binding attributes it (merge --join 2 checks the value)")
+    parser.add_argument("--sequential-tuning", default=None,
+                        help="UNITS at which the always-valid interval is tightest (render checks the value)")
     parser.add_argument("--master", default=None,
                         help="Spark master when started with plain python (e.g. local[2])")
     parser.add_argument("inputs", nargs="*", metavar="INPUT")
@@ -425,6 +432,10 @@ def build_pipeline(spark, files, options, binary, partitions):
         arguments = ["--join", str(join)]
         if join == 1 and options.preview_scope:
             arguments += ["--preview-scope", options.preview_scope]
+        if join == 2 and options.bind_window is not None:
+            arguments += ["--bind-window", options.bind_window]
+        if join == 3 and options.conversion_window is not None:
+            arguments += ["--conversion-window", options.conversion_window]
         records = records.partitionBy(partitions, partitionFunc=fnv1a64)
         # Not preservesPartitioning: a join stage writes new keys, and PySpark would then take
         # the next partitionBy with the same partitioner for a no-op and skip the shuffle.
@@ -443,6 +454,8 @@ def render(binary, options, records, wall_seconds):
         arguments += ["--max-reject-rate", options.max_reject_rate]
     if options.max_campaigns is not None:
         arguments += ["--max-campaigns", options.max_campaigns]
+    if options.sequential_tuning is not None:
+        arguments += ["--sequential-tuning", options.sequential_tuning]
     arguments += ["--wall-seconds", f"{wall_seconds:.6f}"]
     process = subprocess.Popen(arguments, stdin=subprocess.PIPE, env={}, close_fds=True)
     try:

@@ -27,6 +27,7 @@ BINARY = Path(os.environ.get("GROVE_REPORT_BIN", str(STATIC_BINARY))).absolute()
 REPORT_FILES = (
     "attribution.csv", "attribution.json", "exposure.csv", "exposure.json",
     "preview_audit.json", "report.html", "summary.json", "rejects.ndjson",
+    "exposure_daily.csv", "attribution_daily.csv",
 )
 
 
@@ -162,6 +163,9 @@ SCENARIOS = [
      ["extra/events.log", "logs"], "1"),
     ("p3-input-error", 3, [], ["truncated.ndjson.gz", "logs/"], None),
     ("p3-max-campaigns", 3, ["--max-campaigns", "3"], ["logs/", "extra/events.log"], None),
+    ("p3-windows", 3,
+     ["--conversion-window", "1", "--bind-window", "1", "--sequential-tuning", "2000", "--max-campaigns", "3"],
+     ["logs/", "extra/events.log"], None),
 ]
 
 

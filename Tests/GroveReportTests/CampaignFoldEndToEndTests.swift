@@ -30,7 +30,7 @@ struct CampaignFoldEndToEndTests {
             """)
         let exposure = try Self.text(directory + "/out/exposure.csv").split(separator: "\n")
         #expect(exposure.count == 6)
-        #expect(exposure[1] == "(other campaigns),(all),false,5,2,0.4,2,400,80.0,1,,,,,,")
+        #expect(exposure[1] == "(other campaigns),(all),false,5,2,0.4,2,400,80.0,1,,,,,,,,,,,,,")
         #expect(exposure[3].hasPrefix("e1,B,false,2,1,0.5,1,100,50.0,0,0.5,"))
         let summary = try Self.summary(directory + "/out")
         #expect(summary["folded_campaigns"] as? [String: Int] == ["attribution": 2, "exposure": 2])

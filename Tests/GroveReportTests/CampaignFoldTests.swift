@@ -72,6 +72,10 @@ struct CampaignFoldTests {
         others.openRetries = 1       // o3's second line
         others.attributed = 2        // k6, k8
         others.bindConflicts = 1     // k6's second email
+        // The days of the folded campaigns are summed day by day (`attribution_daily.csv`).
+        let days = folded.campaigns.first?.counts.days ?? DailyTallies()
+        #expect(days.sorted.reduce(SIMD3<Int>()) { $0 &+ $1.counts } == SIMD3(3, 1, 2))
+        others.days = days
         #expect(folded.campaigns.first?.counts == others)
         #expect(others.attributionRate == 2.0 / 3.0)
         #expect(folded.campaigns.dropFirst().elementsEqual(all.campaigns.filter { ["alpha", "beta"].contains($0.campaign.description) }) {

@@ -5,18 +5,18 @@ import Testing
 /// Stage filters refuse damaged or hostile records with one stderr line and exit 1, never a trap.
 @Suite(.serialized)
 struct HostileRecordTests {
-    static let accounting = #"["accounting"]"# + "\t" + #"{"v":4,"accepted":[0,0,0,0,0,0,0,0],"ignored":[0,0],"rejected":{},"files":1,"bytes_read":10,"bytes_decompressed":10}"#
+    static let accounting = #"["accounting"]"# + "\t" + #"{"v":5,"accepted":[0,0,0,0,0,0,0,0],"ignored":[0,0],"rejected":{},"files":1,"bytes_read":10,"bytes_decompressed":10}"#
 
     static let hostile: [(String, [String], String)] = [
-        ("a count near Int.max", [#"["accounting"]"# + "\t" + #"{"v":4,"accepted":[9223372036854775000,0,0,0,0,0,0,0],"ignored":[0,0],"rejected":{},"files":1,"bytes_read":0,"bytes_decompressed":0}"#], "out of range"),
-        ("a negative count", [#"["accounting"]"# + "\t" + #"{"v":4,"accepted":[-5,0,0,0,0,0,0,0],"ignored":[0,0],"rejected":{},"files":1,"bytes_read":0,"bytes_decompressed":0}"#], "out of range"),
-        ("a negative n", [#"["input_error","a.gz","10","corrupt"]"# + "\t" + #"{"v":4,"n":-1}"#], "out of range"),
-        ("a huge n", [#"["input_error","a.gz","10","corrupt"]"# + "\t" + #"{"v":4,"n":9007199254740991}"#], "input errors"),
-        ("a negative offset", [#"["input_error","a.gz","-10","corrupt"]"# + "\t" + #"{"v":4,"n":1}"#], "bad offset"),
-        ("counts whose sum overflows", Array(repeating: #"["attribution_totals"]"# + "\t" + #"{"v":4,"counts":[9007199254740991,0,0,0]}"#, count: 600), "2^62"),
-        ("a negative revenue", [#"["variant_counts","c","v"]"# + "\t" + #"{"v":4,"counts":[1,0,0,0,0],"revenue":"-1"}"#], "bad revenue"),
-        ("a negative line", [#"["reject","a.gz","0","-3"]"# + "\t" + #"{"v":4,"offset":0,"reason":"invalid_json"}"#], "bad reject"),
-        ("an instant out of range", [#"["order","o1"]"# + "\t" + #"{"v":4,"ts":[1e15,0],"amount":1,"preview":false,"denied":false,"installId":"i"}"#], "years 0001-9999"),
+        ("a count near Int.max", [#"["accounting"]"# + "\t" + #"{"v":5,"accepted":[9223372036854775000,0,0,0,0,0,0,0],"ignored":[0,0],"rejected":{},"files":1,"bytes_read":0,"bytes_decompressed":0}"#], "out of range"),
+        ("a negative count", [#"["accounting"]"# + "\t" + #"{"v":5,"accepted":[-5,0,0,0,0,0,0,0],"ignored":[0,0],"rejected":{},"files":1,"bytes_read":0,"bytes_decompressed":0}"#], "out of range"),
+        ("a negative n", [#"["input_error","a.gz","10","corrupt"]"# + "\t" + #"{"v":5,"n":-1}"#], "out of range"),
+        ("a huge n", [#"["input_error","a.gz","10","corrupt"]"# + "\t" + #"{"v":5,"n":9007199254740991}"#], "input errors"),
+        ("a negative offset", [#"["input_error","a.gz","-10","corrupt"]"# + "\t" + #"{"v":5,"n":1}"#], "bad offset"),
+        ("counts whose sum overflows", Array(repeating: #"["attribution_totals"]"# + "\t" + #"{"v":5,"counts":[9007199254740991,0,0,0,0]}"#, count: 600), "2^62"),
+        ("a negative revenue", [#"["variant_counts","c","v"]"# + "\t" + #"{"v":5,"counts":[1,0,0,0,0],"revenue":"-1"}"#], "bad revenue"),
+        ("a negative line", [#"["reject","a.gz","0","-3"]"# + "\t" + #"{"v":5,"offset":0,"reason":"invalid_json"}"#], "bad reject"),
+        ("an instant out of range", [#"["order","o1"]"# + "\t" + #"{"v":5,"ts":[1e15,0],"amount":1,"preview":false,"denied":false,"installId":"i"}"#], "years 0001-9999"),
     ]
 
     @Test(arguments: hostile)
@@ -34,11 +34,11 @@ struct HostileRecordTests {
     }
 
     @Test func theLargestValidValuesStillMerge() throws {
-        let input = Array((Array(repeating: #"["attribution_totals"]"# + "\t" + #"{"v":4,"counts":[9007199254740991,0,0,0]}"#, count: 3)
+        let input = Array((Array(repeating: #"["attribution_totals"]"# + "\t" + #"{"v":5,"counts":[9007199254740991,0,0,0,0]}"#, count: 3)
             + [Self.accounting]).map { $0 + "\n" }.joined().utf8)
         let merge = try execute(["merge"], stdin: input)
         #expect(merge.status == 0, "\(merge.stderr)")
-        #expect(merge.stdout.contains(#"{"v":4,"counts":[27021597764222973,0,0,0]}"#))
+        #expect(merge.stdout.contains(#"{"v":5,"counts":[27021597764222973,0,0,0,0]}"#))
     }
 
     @Test func partialStreamsItsRejectsAsRecords() throws {
@@ -46,8 +46,8 @@ struct HostileRecordTests {
         let partial = try execute(["partial", "--name", "a.ndjson", "--index", "3"], stdin: ndjson(lines))
         #expect(partial.status == 0, "\(partial.stderr)")
         let rejects: [String] = partial.stdout.split(separator: "\n").map(String.init).filter { $0.hasPrefix(#"["reject""#) }
-        let first: String = #"["reject","a.ndjson","3","1"]"# + "\t" + #"{"v":4,"offset":0,"reason":"invalid_json"}"#
-        let second: String = #"["reject","a.ndjson","3","2"]"# + "\t" + #"{"v":4,"offset":9,"reason":"missing_field:ts"}"#
+        let first: String = #"["reject","a.ndjson","3","1"]"# + "\t" + #"{"v":5,"offset":0,"reason":"invalid_json"}"#
+        let second: String = #"["reject","a.ndjson","3","2"]"# + "\t" + #"{"v":5,"offset":9,"reason":"missing_field:ts"}"#
         #expect(rejects == [first, second])
     }
 }

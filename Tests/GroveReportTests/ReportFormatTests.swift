@@ -57,7 +57,7 @@ struct ReportFormatTests {
 
     @Test func exposureCSVHasTheExactHeader() {
         let text = String(decoding: ExposureReport.csv([]), as: UTF8.self)
-        #expect(text == "campaign,variant,control,units,converted_units,conversion_rate,orders,revenue_minor,revenue_per_unit,impressions,abs_diff,rel_lift,ci_low,ci_high,p_value,srm_p_value\n")
+        #expect(text == "campaign,variant,control,units,converted_units,conversion_rate,orders,revenue_minor,revenue_per_unit,impressions,abs_diff,rel_lift,ci_low,ci_high,p_value,srm_p_value,revenue_abs_diff,revenue_ci_low,revenue_ci_high,revenue_p_value,seq_ci_low,seq_ci_high,seq_p_value\n")
     }
 
     @Test func hostileCampaignNamesAreGuardedButSortedByRawValue() {

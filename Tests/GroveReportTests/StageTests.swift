@@ -25,9 +25,12 @@ struct StageTests {
         return Int(ByteString(Array(key)).stableHash % UInt64(count))
     }
 
-    @Test(arguments: [1, 2, 7])
-    func shuffledStagesGiveTheReportsOfRun(partitions: Int) throws {
-        let expected = partialState(try Self.lines).joined(scope: .unit)
+    /// Windows narrow enough to change the figures of `lines` (SPEC section 10.1).
+    static let windows = AnalysisWindows(conversionHours: 1, bindDays: 1)
+
+    @Test(arguments: [(1, AnalysisWindows()), (2, AnalysisWindows()), (7, AnalysisWindows()), (1, windows), (7, windows)])
+    func shuffledStagesGiveTheReportsOfRun(partitions: Int, windows: AnalysisWindows) throws {
+        let expected = partialState(try Self.lines).joined(scope: .unit, windows: windows)
         // Three "files", each its own partial state, as `partial` would write them.
         var records: [ArraySlice<UInt8>] = []
         let fileSize = try Self.lines.count / 3 + 1
@@ -42,8 +45,8 @@ struct StageTests {
                 var state = try decode(part)
                 switch stage {
                 case 1: state.joinStage1(scope: .unit)
-                case 2: state.joinStage2()
-                default: state.joinStage3()
+                case 2: state.joinStage2(windows: windows)
+                default: state.joinStage3(windows: windows)
                 }
                 records += recordLines(state)
             }
@@ -57,6 +60,17 @@ struct StageTests {
         #expect(ExposureReport.json(exposure.campaigns) == ExposureReport.json(expectedExposure.campaigns))
         #expect(PreviewAuditReport.json(exposure.audit) == PreviewAuditReport.json(expectedExposure.audit))
         #expect(final.accounting == expected.accounting)
+    }
+
+    @Test func theWindowsOfTheStageTestsChangeTheirFigures() throws {
+        let unlimited = partialState(try Self.lines).joined(scope: .unit)
+        let windowed = partialState(try Self.lines).joined(scope: .unit, windows: Self.windows)
+        #expect(windowed.attributionResult().bindsOutsideWindow > 0)
+        #expect(windowed.attributionResult().totals.attributed < unlimited.attributionResult().totals.attributed)
+        let converted = { (state: JoinedState) in
+            state.exposureResult(configuration: nil).campaigns.flatMap(\.variants).reduce(0) { $0 + $1.convertedUnits }
+        }
+        #expect(converted(windowed) < converted(unlimited))
     }
 
     @Test func mergeIsCommutativeAndAssociativeOnRecords() throws {

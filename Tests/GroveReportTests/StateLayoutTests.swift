@@ -58,10 +58,10 @@ struct StateLayoutTests {
         let tables = try commandOutput(["sqlite3", state, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"])
         #expect(!String(decoding: tables, as: UTF8.self).contains("open_clicks"))
         // Every stored totals and aggregates record now has the spelled-out kinds of format 3
-        // (migrated) or 4 (written since); the per-key records are binary rows since schema 3.
+        // (migrated) or a later one (written since); the per-key records are binary rows since schema 3.
         let old = try commandOutput(["sqlite3", state, """
             SELECT count(*) FROM (SELECT value FROM totals UNION ALL SELECT value FROM aggregates)
-             WHERE value NOT LIKE '{"v":3%' AND value NOT LIKE '{"v":4%'
+             WHERE value NOT LIKE '{"v":3%' AND value NOT LIKE '{"v":4%' AND value NOT LIKE '{"v":5%'
             """])
         #expect(String(decoding: old, as: UTF8.self) == "0\n")
     }
@@ -102,9 +102,10 @@ struct StateLayoutTests {
         #expect(actual["preview_audit.json"] == one.replacingOccurrences(
             of: #""preview_unidentified_customer": 3"#, with: #""preview_unidentified_customer": 2"#))
 
-        // The totals are rewritten in format 4; every per-key row is binary under the keyed digest,
+        // The totals are rewritten in the current format (the results recomputed in it, Σr²
+        // included: the reports equal one run's, revenue interval and all); every per-key row is binary under the keyed digest,
         // and the links (which kept only digests) are made anew, as many as before.
-        #expect(try commandOutput(["sqlite3", state, #"SELECT count(*) FROM totals WHERE value NOT LIKE '{"v":4,%'"#]) == Array("0\n".utf8))
+        #expect(try commandOutput(["sqlite3", state, #"SELECT count(*) FROM (SELECT value FROM totals UNION ALL SELECT value FROM aggregates) WHERE value NOT LIKE '{"v":5,%'"#]) == Array("0\n".utf8))
         #expect(try Self.scalar(state, "PRAGMA user_version") == "\(StateSchema.version)")
         #expect(Int(try Self.scalar(state, "SELECT count(*) FROM links")) ?? 0 >= Int(linksBefore) ?? .max)
         let salt = try Self.scalar(state, "SELECT value FROM meta WHERE name = 'email_salt'")
@@ -123,13 +124,13 @@ struct StateLayoutTests {
         #expect(actual == (try StateTests.comparable(directory + "/night")))
     }
 
-    @Test func format3RecordsAreReadAsFormat4() throws {
+    @Test func format3RecordsAreReadAsTheCurrentFormat() throws {
         let counters = Array(#"["campaign_counters","c"]"#.utf8)
         let old = Array(#"{"v":3,"previewDecisions":2,"previewImpressions":0,"previewGrants":0,"decisions":3,"missingCustomer":1,"previewPairings":0,"linkViolations":[0,0,0,0]}"#.utf8)
         #expect(RecordFormat3.upgrade(key: counters, value: old) == Array(
-            #"{"v":4,"previewDecisions":2,"previewImpressions":0,"previewGrants":0,"decisions":3,"missingCustomer":1,"previewPairings":0,"linkViolations":[0,0,0,0],"previewUnidentifiedCustomer":0}"#.utf8))
+            #"{"v":5,"previewDecisions":2,"previewImpressions":0,"previewGrants":0,"decisions":3,"missingCustomer":1,"previewPairings":0,"linkViolations":[0,0,0,0],"previewUnidentifiedCustomer":0}"#.utf8))
         #expect(RecordFormat3.upgrade(key: Array(#"["variant_counts","c","v"]"#.utf8), value: Array(#"{"v":3,"counts":[1]}"#.utf8))
-            == Array(#"{"v":4,"counts":[1]}"#.utf8))
+            == Array(#"{"v":5,"counts":[1]}"#.utf8))
         // Already current, or older: not format 3.
         #expect(RecordFormat3.upgrade(key: counters, value: Array(#"{"v":4,"decisions":1}"#.utf8)) == nil)
         #expect(RecordFormat3.upgrade(key: counters, value: Array(#"{"v":33,"decisions":1}"#.utf8)) == nil)

@@ -26,7 +26,8 @@ struct StateTests {
     /// The files and `summary.json` fields that a state's runs must reproduce byte for byte.
     static func comparable(_ directory: String) throws -> [String: String] {
         var contents: [String: String] = [:]
-        for name in ["attribution.csv", "attribution.json", "exposure.csv", "exposure.json", "preview_audit.json", "report.html"] {
+        for name in ["attribution.csv", "attribution.json", "exposure.csv", "exposure.json", "preview_audit.json", "report.html",
+                     "exposure_daily.csv", "attribution_daily.csv"] {
             contents[name] = String(decoding: try readFile(directory + "/" + name), as: UTF8.self)
         }
         let summary = try JSONSerialization.jsonObject(with: Data(try readFile(directory + "/summary.json"))) as? [String: Any] ?? [:]

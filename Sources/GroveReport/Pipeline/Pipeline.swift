@@ -55,9 +55,10 @@ public enum Pipeline {
         merged.accounting.merge(discovery)
 
         progress?.phase = .joining
-        let joined = (consume merged).joined(scope: options.previewScope)
+        let joined = (consume merged).joined(scope: options.previewScope, windows: options.windows)
         let attribution = joined.attributionResult(maxCampaigns: options.maxCampaigns)
-        let exposure = joined.exposureResult(configuration: options.configuration, maxCampaigns: options.maxCampaigns)
+        let exposure = joined.exposureResult(
+            configuration: options.configuration, maxCampaigns: options.maxCampaigns, sequentialTuning: options.sequentialTuning)
         let accounting = joined.accounting
         // The reports need only the results: the joined state (every campaign's records, every
         // id's symbol) is released before they are rendered.
@@ -177,6 +178,8 @@ enum ReportWriter {
         try output.write(AttributionReport.json(result.attribution), to: "attribution.json")
         try output.write(ExposureReport.csv(result.exposure.campaigns), to: "exposure.csv")
         try output.write(ExposureReport.json(result.exposure.campaigns), to: "exposure.json")
+        try output.write(ExposureDailyReport.csv(result.exposure), to: ExposureDailyReport.fileName)
+        try output.write(AttributionDailyReport.csv(result.attribution), to: AttributionDailyReport.fileName)
         try output.write(PreviewAuditReport.json(result.exposure.audit), to: "preview_audit.json")
         try output.write(ReportPage.html(result), to: "report.html")
         if let changes = result.stateRun?.changes { try output.write(changes, to: "changes.csv") }

@@ -30,6 +30,10 @@ public struct RunOptions: Sendable {
     public var inflate: InflateBackend = .zlib
     /// A report names at most this many campaigns and sums the rest (`--max-campaigns`, `CampaignFold`).
     public var maxCampaigns = RunOptions.defaultMaxCampaigns
+    /// `--conversion-window HOURS`, `--bind-window DAYS` (SPEC section 10.1); none by default.
+    public var windows = AnalysisWindows()
+    /// T of the always-valid interval: the total units at which it is tightest (`--sequential-tuning`).
+    public var sequentialTuning = RunOptions.defaultSequentialTuning
 
     /// `partitions`, or one a shard: each of the largest worker's shards then becomes a partition
     /// as it is, and threads finishing early find more work.
@@ -39,6 +43,7 @@ public struct RunOptions: Sendable {
     public static let defaultOutputDirectory = "Reports"
     public static let defaultMaxRejectRate = 0.01
     public static let defaultMaxCampaigns = CampaignFold.defaultMaximum
+    public static let defaultSequentialTuning = SequentialInterval.defaultTuning
 
     public init(
         inputs: [String] = [], outputDirectory: String? = RunOptions.defaultOutputDirectory,

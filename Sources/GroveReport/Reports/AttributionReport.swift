@@ -25,6 +25,7 @@ enum AttributionReport {
             JSONOutput.Member("orphan_opens", .integer(result.orphanOpens)),
             JSONOutput.Member("unresolved_opens", .integer(result.unresolvedOpens)),
             JSONOutput.Member("orphan_binds", .integer(result.orphanBinds)),
+            JSONOutput.Member("binds_outside_window", .integer(result.bindsOutsideWindow)),
         ]
         return JSONOutput.object([
             JSONOutput.Member("campaigns", .array(campaigns)),

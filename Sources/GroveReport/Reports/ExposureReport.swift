@@ -7,7 +7,8 @@ enum ExposureReport {
     static let header = [
         "campaign", "variant", "control", "units", "converted_units", "conversion_rate", "orders",
         "revenue_minor", "revenue_per_unit", "impressions", "abs_diff", "rel_lift", "ci_low", "ci_high",
-        "p_value", "srm_p_value",
+        "p_value", "srm_p_value", "revenue_abs_diff", "revenue_ci_low", "revenue_ci_high", "revenue_p_value",
+        "seq_ci_low", "seq_ci_high", "seq_p_value",
     ]
 
     static func csv(_ campaigns: [ExposureCampaign]) -> [UInt8] {
@@ -56,7 +57,9 @@ enum ExposureReport {
             .integer(row.convertedUnits), .decimal(row.conversionRate), .integer(row.orders),
             .bigInteger(row.revenueMinor), .decimal(row.revenuePerUnit), .integer(row.impressions),
             .decimal(row.absDiff), .decimal(row.relLift), .decimal(row.ciLow), .decimal(row.ciHigh),
-            .decimal(row.pValue), .decimal(row.srmPValue),
+            .decimal(row.pValue), .decimal(row.srmPValue), .decimal(row.revenueAbsDiff), .decimal(row.revenueCiLow),
+            .decimal(row.revenueCiHigh), .decimal(row.revenuePValue), .decimal(row.seqCiLow), .decimal(row.seqCiHigh),
+            .decimal(row.seqPValue),
         ]
     }
 }

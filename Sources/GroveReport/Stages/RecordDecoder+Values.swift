@@ -16,6 +16,24 @@ extension RecordDecoder {
 
     func value(number name: String) throws(RecordError) -> Int { try value(number: try value(name)) }
 
+    /// Counts by day as `RecordEncoder.days` writes them.
+    func days(_ name: String, width: Int) throws(RecordError) -> DailyTallies {
+        guard case .array(let entries) = try value(name) else { throw failure("\"\(name)\" must be an array") }
+        var tallies = DailyTallies()
+        for entry in entries {
+            guard case .array(let parts) = entry, parts.count == width + 1 else {
+                throw failure("\"\(name)\" holds [day, \(width) counts]")
+            }
+            // Days of instants in the years 0000-10000.
+            let day = try value(number: parts[0])
+            guard day <= 3_660_000 else { throw failure("day \(day) is out of range") }
+            var counts = SIMD3<Int>()
+            for index in 0..<width { counts[index] = try integer(parts[index + 1]) }
+            tallies.add(day: day - DailyTallies.recordOffset, counts)
+        }
+        return tallies
+    }
+
     /// An integer in 0...2^53−1 (the largest a JSON number holds exactly).
     func value(number value: JSONValue) throws(RecordError) -> Int {
         guard case .number(let number) = value, let integer = Int(exactly: number) else { throw failure("expected an integer") }

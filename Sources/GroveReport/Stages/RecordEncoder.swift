@@ -7,7 +7,7 @@
 struct RecordEncoder {
     /// 4: `campaign_counters` gained `previewUnidentifiedCustomer` (states keep reading format 3,
     /// `RecordFormat3`); 3: the kinds of format 2 spelled out (`RecordFormat2`).
-    static let formatVersion = 4
+    static let formatVersion = 5
 
     let symbols: SymbolTable
     private(set) var output: [UInt8] = []
@@ -53,6 +53,13 @@ struct RecordEncoder {
 
     /// Counts as an array of integers.
     func counts(_ counts: [Int]) -> JSONOutput { .array(counts.map(JSONOutput.integer)) }
+
+    /// `[[day, count…], …]` by day, the day counted from 0000-01-01 and `width` counts a day.
+    func days(_ tallies: DailyTallies, width: Int) -> JSONOutput {
+        .array(tallies.sorted.map { day, tally in
+            self.counts([day + DailyTallies.recordOffset] + (0..<width).map { tally[$0] })
+        })
+    }
 
     /// `[variant, firstExposure, control]`.
     func exposure(_ exposure: VariantExposure) -> [JSONOutput] {

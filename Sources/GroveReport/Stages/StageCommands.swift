@@ -16,13 +16,14 @@ public enum StageCommands {
         try rejects.output.flush()
     }
 
-    /// Merges the records on standard input and runs join stage `join` when given.
-    public static func merge(join: Int?, scope: PreviewScope) throws(RecordError) -> [UInt8] {
+    /// Merges the records on standard input and runs join stage `join` when given (the bind
+    /// window acts in stage 2, the conversion window in stage 3).
+    public static func merge(join: Int?, scope: PreviewScope, windows: AnalysisWindows = .init()) throws(RecordError) -> [UInt8] {
         var state = try readRecords()
         switch join {
         case 1?: state.joinStage1(scope: scope)
-        case 2?: state.joinStage2()
-        case 3?: state.joinStage3()
+        case 2?: state.joinStage2(windows: windows)
+        case 3?: state.joinStage3(windows: windows)
         default: break
         }
         return RecordEncoder.encode(state)
@@ -32,6 +33,7 @@ public enum StageCommands {
     /// output directory is locked first, so a busy one is reported before any input is read.
     public static func render(
         to directory: String, configuration: Configuration?, maxCampaigns: Int = RunOptions.defaultMaxCampaigns,
+        sequentialTuning: Int = RunOptions.defaultSequentialTuning,
         rejectsRaw: Bool, wallSeconds: Double, lockWaitSeconds: Double
     ) throws(StageFailure) -> RunResult {
         let output: OutputDirectory
@@ -51,7 +53,8 @@ public enum StageCommands {
         let state = JoinedState(afterJoins: consume records)
         let result = RunResult(
             accounting: state.accounting, attribution: state.attributionResult(maxCampaigns: maxCampaigns),
-            exposure: state.exposureResult(configuration: configuration, maxCampaigns: maxCampaigns), wallSeconds: wallSeconds)
+            exposure: state.exposureResult(configuration: configuration, maxCampaigns: maxCampaigns, sequentialTuning: sequentialTuning),
+            wallSeconds: wallSeconds)
         // As in `run`: the records are released before the reports are rendered.
         _ = consume state
         do throws(OutputError) {

@@ -19,6 +19,8 @@ struct IncrementalMerge {
     private let sealing: TextSealing
     /// The last row stored before this run: the run's own rows are never read back as stored.
     private let lastStoredRow: Int64
+    /// The windows the joins apply (SPEC section 10.1).
+    private let windows: AnalysisWindows
     /// The stored records of S.
     private var before = PartialState()
     /// Key digests whose rows were read into `before`.
@@ -26,8 +28,9 @@ struct IncrementalMerge {
     /// Stored rows read so far: what the night cost in the state, recorded with the run.
     private(set) var rowsRead = 0
 
-    init(into store: StateStore) throws(StateError) {
+    init(into store: StateStore, windows: AnalysisWindows = .init()) throws(StateError) {
         self.store = store
+        self.windows = windows
         digest = store.digest
         names = StateNames(store: store)
         sealing = TextSealing(salt: store.salt)
@@ -50,13 +53,13 @@ struct IncrementalMerge {
         try store.addLinks(Self.links(of: sealed, digest: digest, names: names))
         var changes: [PreviewScope: [PartialState]] = [:]
         for scope in PreviewScope.allCases {
-            changes[scope, default: []].append(Self.aggregates(of: before, scope: scope, sign: -1).state)
+            changes[scope, default: []].append(Self.aggregates(of: before, scope: scope, windows: windows, sign: -1).state)
         }
         var after = take(&before, PartialState())
         after.merge(sealed)
         var leaked = 0
         for scope in PreviewScope.allCases {
-            let aggregates = Self.aggregates(of: after, scope: scope, sign: 1)
+            let aggregates = Self.aggregates(of: after, scope: scope, windows: windows, sign: 1)
             changes[scope, default: []].append(aggregates.state)
             leaked = aggregates.leaked
         }
@@ -173,8 +176,10 @@ struct IncrementalMerge {
 
     /// The per-campaign results of `state` past the join stages under `scope`, added (`sign`
     /// 1) or taken back (-1), and the events its joins found leaked.
-    private static func aggregates(of state: PartialState, scope: PreviewScope, sign: Int) -> (state: PartialState, leaked: Int) {
-        let joined = state.joined(scope: scope)
+    private static func aggregates(
+        of state: PartialState, scope: PreviewScope, windows: AnalysisWindows, sign: Int
+    ) -> (state: PartialState, leaked: Int) {
+        let joined = state.joined(scope: scope, windows: windows)
         return (ReportAggregates(joined, sign: sign).state(symbols: joined.symbols), joined.totals.leaked)
     }
 

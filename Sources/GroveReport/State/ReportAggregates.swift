@@ -54,6 +54,7 @@ extension AttributionCounts {
         scaled.attributed = attributed * sign
         scaled.bindRetries = bindRetries * sign
         scaled.bindConflicts = bindConflicts * sign
+        scaled.days = days.scaled(by: sign)
         return scaled
     }
 }
@@ -62,7 +63,9 @@ extension VariantCounts {
     func scaled(by sign: Int) -> VariantCounts {
         VariantCounts(
             controlUnits: controlUnits * sign, units: units * sign, convertedUnits: convertedUnits * sign,
-            orders: orders * sign, revenueMinor: revenueMinor * Int128(sign), impressions: impressions * sign)
+            orders: orders * sign, revenueMinor: revenueMinor * Int128(sign),
+            revenueSquares: sign < 0 ? revenueSquares.negated : revenueSquares, impressions: impressions * sign,
+            days: days.scaled(by: sign))
     }
 }
 
@@ -78,6 +81,7 @@ extension AttributionExtras {
     func scaled(by sign: Int) -> AttributionExtras {
         AttributionExtras(
             duplicateClicks: duplicateClicks * sign, orphanOpens: orphanOpens * sign,
-            unresolvedOpens: unresolvedOpens * sign, orphanBinds: orphanBinds * sign)
+            unresolvedOpens: unresolvedOpens * sign, orphanBinds: orphanBinds * sign,
+            bindsOutsideWindow: bindsOutsideWindow * sign)
     }
 }

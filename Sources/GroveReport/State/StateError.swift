@@ -42,6 +42,8 @@ public enum StateWarning: Equatable, CustomStringConvertible {
     /// SQLite could not copy its write-ahead log back into the state file at close (a full
     /// disk): the state is sound, but part of it lives only in the side files.
     case logNotFolded(path: String, reason: String)
+    /// The run recomputed the stored results from the stored records (SPEC section 10.1).
+    case recomputed(path: String, reason: String)
 
     public var description: String {
         switch self {
@@ -49,6 +51,8 @@ public enum StateWarning: Equatable, CustomStringConvertible {
             "warning: could not fold the log of state '\(path)' back into it (\(reason)); the state is whole "
                 + "only with its side files '\(path)-wal' and '\(path)-shm': keep them beside it (copy or move all three "
                 + "together) until a later run, with free space, folds them in"
+        case .recomputed(let path, let reason):
+            "note: state '\(path)': \(reason); its per-campaign results were recomputed from its records"
         }
     }
 }

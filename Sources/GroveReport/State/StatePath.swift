@@ -10,7 +10,7 @@ public enum StatePath {
     /// `StaleTemporaries` recognizes by their form).
     public static let reportNames: [String] = [
         "attribution.csv", "attribution.json", "exposure.csv", "exposure.json", "preview_audit.json", "report.html",
-        "changes.csv", RejectsLog.fileName, OutputDirectory.summaryName,
+        "changes.csv", RejectsLog.fileName, OutputDirectory.summaryName, ExposureDailyReport.fileName, AttributionDailyReport.fileName,
     ]
 
     /// The path of the file in `outputDirectory` that `statePath` names, when it is one a run

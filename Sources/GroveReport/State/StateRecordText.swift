@@ -20,10 +20,13 @@ enum StateRecordText {
     }
 
     /// Reads one stored record into `decoder`, merging it with what the decoder holds; a record
-    /// of stage format 3 (an older release's) is read as format 4 (`RecordFormat3`).
+    /// of stage format 3 or 4 (an older release's) is read as the current format (`RecordFormat3`,
+    /// `RecordFormat4`).
     static func read(_ key: [UInt8], _ value: [UInt8], into decoder: inout RecordDecoder, path: String) throws(StateError) {
         do throws(RecordError) {
-            try decoder.read(ArraySlice(key + [0x09] + (RecordFormat3.upgrade(key: key, value: value) ?? value)))
+            let current = RecordFormat3.upgrade(key: key, value: value).map { RecordFormat4.completed(key: key, value: $0) }
+                ?? RecordFormat4.upgrade(key: key, value: value) ?? value
+            try decoder.read(ArraySlice(key + [0x09] + current))
         } catch {
             throw .notAState(path: path, reason: "a stored record is damaged: \(error.problem)")
         }

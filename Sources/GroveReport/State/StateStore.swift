@@ -237,6 +237,12 @@ final class StateStore {
         ) { RecordRow(id: $0.integer(0), key: $0.bytes(1), value: $0.bytes(2)) }
     }
 
+    /// Every stored row of every record, in row order: for recomputing the per-scope results
+    /// from the records (`StateRecompute`), which reads the whole state once.
+    func allRecordRows() throws(StateError) -> [RecordRow] {
+        try rows("SELECT id, key, value FROM records ORDER BY id", []) { RecordRow(id: $0.integer(0), key: $0.bytes(1), value: $0.bytes(2)) }
+    }
+
     /// Adds rows to records (a key's first row creates it) under their key digests, in digest
     /// order so that the index takes them page by page.
     func appendRecordRows(_ rows: [(digest: Int64, row: StateRows.Row)]) throws(StateError) {
@@ -311,6 +317,31 @@ final class StateStore {
         for (key, value) in records {
             try run("INSERT INTO aggregates (scope, kind, key, value) VALUES (?, ?, ?, ?)",
                     [.text(scope.rawValue), .text(StateRecordText.kind(of: key)), .bytes(key), .bytes(value)])
+        }
+    }
+
+    /// Whether every stored per-scope result is of the current stage format: a state written
+    /// before format 5 lacks Σr² in `variant_counts` and must be recomputed (`StateRecompute`).
+    func aggregatesAreCurrent() throws(StateError) -> Bool {
+        let prefix = "{\"v\":\(RecordEncoder.formatVersion),%"
+        return try rows("SELECT count(*) FROM aggregates WHERE CAST(value AS TEXT) NOT LIKE ?", [.text(prefix)]) {
+            $0.integer(0)
+        }.first == 0
+    }
+
+    /// The options (JSON text) recorded with the last run, nil before the first.
+    func lastRunOptions() throws(StateError) -> String? {
+        try rows("SELECT options FROM runs ORDER BY id DESC LIMIT 1", []) { $0.text(0) }.first
+    }
+
+    /// Adds the columns a report history table gained since the state was made (section 10's
+    /// exposure columns): its rows of earlier runs hold NULL there, as an empty cell.
+    func addMissingHistoryColumns() throws(StateError) {
+        for table in [HistoryTable.attribution, .exposure] {
+            let present = Set(try rows("SELECT name FROM pragma_table_info('\(table.rawValue)')", []) { $0.text(0) })
+            for column in table.columns where !present.contains(column.name) {
+                try run("ALTER TABLE \(table.rawValue) ADD COLUMN \"\(column.name)\" \(column.sqlType)", [])
+            }
         }
     }
 

@@ -42,7 +42,7 @@ public enum StatefulRun {
         }
         // Closed whatever happens, and told when SQLite's log could not be folded back into FILE.
         defer { store.close().map(warn) }
-        var (result, spools) = try ingest(options, store: store, scratch: scratch, progress: progress)
+        var (result, spools) = try ingest(options, store: store, scratch: scratch, progress: progress, warn: warn)
         result.wallSeconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
         do throws(OutputError) {
             // A run that changed nothing in the state writes only its accounting and rejects.
@@ -64,11 +64,19 @@ public enum StatefulRun {
     /// commits. Returns the result (a state-wide one after a commit, this run's own otherwise)
     /// and this run's reject spools.
     private static func ingest(
-        _ options: RunOptions, store: StateStore, scratch: String, progress: ProgressCounters?
+        _ options: RunOptions, store: StateStore, scratch: String, progress: ProgressCounters?,
+        warn: (StateWarning) -> Void
     ) throws(Failure) -> (RunResult, [String]) {
         var plan: IngestionPlan
         do throws(StateError) {
             plan = try IngestionPlan(options.inputs, store: store, scratch: scratch)
+            // Section 10's report columns, and the stored results recomputed when the windows
+            // changed or they predate Σr²: in this run's transaction, dropped with it.
+            try store.addMissingHistoryColumns()
+            if let reason = try StateRecompute.reason(store: store, windows: options.windows) {
+                try StateRecompute.recompute(store: store, windows: options.windows)
+                warn(.recomputed(path: store.path, reason: reason))
+            }
         } catch {
             throw .state(damage(error))
         }
@@ -98,7 +106,7 @@ public enum StatefulRun {
             for (position, lines) in zip(batch, aggregation.linesPerFile) { linesPerFile[position] = lines }
             guard accounting.inputErrors.isEmpty else { continue }
             do throws(StateError) {
-                var merge = try IncrementalMerge(into: store)
+                var merge = try IncrementalMerge(into: store, windows: options.windows)
                 // Handed over, not copied: the merge releases this run's records as it stores them.
                 leaked += try merge.merge(take(&aggregation.state, PartialState()))
                 recordsRead += merge.rowsRead
@@ -121,7 +129,8 @@ public enum StatefulRun {
                 return (result, spools)
             }
             let whole = try store.reportState(scope: options.previewScope)
-            result.exposure = whole.exposureResult(configuration: options.configuration, maxCampaigns: options.maxCampaigns)
+            result.exposure = whole.exposureResult(
+                configuration: options.configuration, maxCampaigns: options.maxCampaigns, sequentialTuning: options.sequentialTuning)
             // A failed leak check fails the run: the store is dropped uncommitted.
             result.exposure.audit.leakCheck = leaked
             guard leaked == 0 else { return (result, spools) }
@@ -169,6 +178,9 @@ public enum StatefulRun {
             JSONOutput.Member("config", options.configurationPath.map(JSONOutput.text) ?? .null),
             JSONOutput.Member("max_reject_rate", .decimal(options.maxRejectRate)),
             JSONOutput.Member("max_campaigns", .integer(options.maxCampaigns)),
+            JSONOutput.Member("sequential_tuning", .integer(options.sequentialTuning)),
+            JSONOutput.Member("conversion_window", options.windows.conversionHours.map(JSONOutput.integer) ?? .null),
+            JSONOutput.Member("bind_window", options.windows.bindDays.map(JSONOutput.integer) ?? .null),
         ]).compact(), as: UTF8.self)
     }
 

@@ -12,7 +12,7 @@ enum Command: Sendable {
     /// One input file on stdin → stage records on stdout.
     case partial(name: String, index: Int, rejectsRaw: Bool)
     /// Stage records → merged stage records, after join stage `join` when given.
-    case merge(join: Int?, scope: PreviewScope)
+    case merge(join: Int?, scope: PreviewScope, windows: AnalysisWindows)
     /// Final stage records → the report files.
     case render(RenderOptions)
     /// Print a state's runs for people, or as JSON; or (`check`) run SQLite's integrity check on it.
@@ -25,6 +25,7 @@ enum Command: Sendable {
         var outputDirectory: String
         var configuration: Configuration?
         var maxCampaigns: Int
+        var sequentialTuning: Int
         var maxRejectRate: Double
         var rejectsRaw: Bool
         var wallSeconds: Double
@@ -60,7 +61,7 @@ enum Command: Sendable {
             words, command: command,
             valued: [
                 "name", "index", "join", "preview-scope", "out", "config", "max-reject-rate", "wall-seconds", "lock-wait",
-                "max-campaigns",
+                "max-campaigns", "sequential-tuning", "conversion-window", "bind-window",
             ],
             flags: ["rejects-raw"])
         guard arguments.positionals.isEmpty else {
@@ -74,12 +75,12 @@ enum Command: Sendable {
             return .partial(name: name, index: try arguments.number("index", default: 0, in: 0...Int.max), rejectsRaw: arguments.has("rejects-raw"))
         case "merge":
             let join: Int? = arguments.value("join") == nil ? nil : try arguments.number("join", default: 1, in: 1...3)
-            return .merge(join: join, scope: try previewScope(arguments, command: command))
+            return .merge(join: join, scope: try previewScope(arguments, command: command), windows: try windows(arguments))
         default:
             guard let out = arguments.value("out") else { throw UsageError("render needs --out DIR", command: command) }
             return .render(RenderOptions(
                 outputDirectory: out, configuration: try configuration(arguments, command: command),
-                maxCampaigns: try maxCampaigns(arguments),
+                maxCampaigns: try maxCampaigns(arguments), sequentialTuning: try sequentialTuning(arguments),
                 maxRejectRate: try arguments.number("max-reject-rate", default: RunOptions.defaultMaxRejectRate, in: 0...1),
                 rejectsRaw: arguments.has("rejects-raw"), wallSeconds: try arguments.number("wall-seconds", default: 0, in: 0...1e12),
                 lockWaitSeconds: try arguments.number("lock-wait", default: 0, in: 0...1e9)))
@@ -93,6 +94,31 @@ enum Command: Sendable {
             throw UsageError("--max-campaigns must be a whole number of at least 1, not '\(text)'", command: arguments.command)
         }
         return number
+    }
+
+    /// `--sequential-tuning UNITS`: T of the always-valid interval, a whole number of at least 1.
+    private static func sequentialTuning(_ arguments: ArgumentList) throws(UsageError) -> Int {
+        guard let text = arguments.value("sequential-tuning") else { return RunOptions.defaultSequentialTuning }
+        guard let number = Int(text), number >= 1 else {
+            throw UsageError("--sequential-tuning must be a whole number of units of at least 1, not '\(text)'", command: arguments.command)
+        }
+        return number
+    }
+
+    /// `--conversion-window HOURS` (1 to 87600) and `--bind-window DAYS` (1 to 3650), whole numbers.
+    private static func windows(_ arguments: ArgumentList) throws(UsageError) -> AnalysisWindows {
+        func bounded(_ name: String, _ range: ClosedRange<Int>, _ unit: String) throws(UsageError) -> Int? {
+            guard let text = arguments.value(name) else { return nil }
+            guard let number = Int(text), range.contains(number) else {
+                throw UsageError(
+                    "--\(name) must be a whole number of \(unit) from \(range.lowerBound) to \(range.upperBound), not '\(text)'",
+                    command: arguments.command)
+            }
+            return number
+        }
+        return AnalysisWindows(
+            conversionHours: try bounded("conversion-window", AnalysisWindows.conversionHoursRange, "hours"),
+            bindDays: try bounded("bind-window", AnalysisWindows.bindDaysRange, "days"))
     }
 
     private static func previewScope(_ arguments: ArgumentList, command: String) throws(UsageError) -> PreviewScope {
@@ -126,7 +152,7 @@ enum Command: Sendable {
             words, command: command,
             valued: [
                 "out", "config", "preview-scope", "jobs", "max-reject-rate", "lock-wait", "state", "batch-mb", "inflate",
-                "max-campaigns",
+                "max-campaigns", "sequential-tuning", "conversion-window", "bind-window",
             ],
             flags: ["rejects-raw"])
         var options = RunOptions()
@@ -141,6 +167,8 @@ enum Command: Sendable {
         options.jobs = try arguments.number("jobs", default: defaultJobs(), in: 1...1024)
         options.maxRejectRate = try arguments.number("max-reject-rate", default: RunOptions.defaultMaxRejectRate, in: 0...1)
         options.maxCampaigns = try maxCampaigns(arguments)
+        options.sequentialTuning = try sequentialTuning(arguments)
+        options.windows = try windows(arguments)
         options.configuration = try configuration(arguments, command: command)
         options.lockWaitSeconds = try arguments.number("lock-wait", default: 0, in: 0...1e9)
         options.configurationPath = arguments.value("config")

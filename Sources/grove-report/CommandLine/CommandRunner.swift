@@ -37,10 +37,10 @@ enum CommandRunner {
             } catch {
                 diagnostics.fail(error)
             }
-        case .merge(let join, let scope):
+        case .merge(let join, let scope, let windows):
             // A failed merge hands on no partial records: it writes only once it has read everything.
             do throws(RecordError) {
-                diagnostics.printOut(try StageCommands.merge(join: join, scope: scope))
+                diagnostics.printOut(try StageCommands.merge(join: join, scope: scope, windows: windows))
             } catch {
                 diagnostics.fail(error)
             }
@@ -96,6 +96,7 @@ enum CommandRunner {
         do throws(StageFailure) {
             let result = try StageCommands.render(
                 to: options.outputDirectory, configuration: options.configuration, maxCampaigns: options.maxCampaigns,
+                sequentialTuning: options.sequentialTuning,
                 rejectsRaw: options.rejectsRaw,
                 wallSeconds: options.wallSeconds, lockWaitSeconds: options.lockWaitSeconds)
             diagnostics.problems(of: result, maxRejectRate: options.maxRejectRate, violationsFail: false)

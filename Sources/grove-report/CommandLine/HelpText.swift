@@ -54,6 +54,12 @@ enum HelpText {
           --max-reject-rate R        Fail (exit 1) when rejected/lines exceeds R (default 0.01).
           --max-campaigns N          Name at most N campaigns in each report (default 10000); the
                                      others (fewest clicks, or units) are summed as (other campaigns).
+          --conversion-window HOURS  An order converts a unit only within HOURS (1-87600) after its
+                                     first exposure (default: no limit).
+          --bind-window DAYS         A binding attributes its click only within DAYS (1-3650) after
+                                     the click (default: no limit).
+          --sequential-tuning UNITS  Total units at which the always-valid interval is tightest
+                                     (default 5000).
           --rejects-raw              Add the redacted raw line to rejects.ndjson.
           --lock-wait SECONDS        Wait up to SECONDS for another run on the same --out (or, for
                                      run, the same --state), then exit 75 (default 0).
@@ -144,20 +150,24 @@ enum HelpText {
         """
 
     static let merge = """
-        USAGE: grove-report merge [--join 1|2|3] [--preview-scope unit|event] < RECORDS > RECORDS
+        USAGE: grove-report merge [--join 1|2|3] [--preview-scope unit|event] [--bind-window DAYS]
+                                  [--conversion-window HOURS] < RECORDS > RECORDS
 
         Merges records of equal keys (associative and commutative). With --join N it then runs join
         stage N, which needs every record of a key in this one input: run it right after the N-th
-        shuffle by key. --preview-scope applies to --join 1 (default unit).
+        shuffle by key. --preview-scope applies to --join 1 (default unit), --bind-window to
+        --join 2 and --conversion-window to --join 3 (default: no limit; as for `run`).
 
         """
 
     static let render = """
         USAGE: grove-report render --out DIR [--config FILE] [--max-campaigns N] [--max-reject-rate R]
-                                   [--rejects-raw] [--wall-seconds S] [--lock-wait S] < RECORDS
+                                   [--sequential-tuning UNITS] [--rejects-raw] [--wall-seconds S]
+                                   [--lock-wait S] < RECORDS
 
         Writes the report files of `run` from the records left after join stage 3. S is the
-        engine's wall time for summary.json; N as for `run` (default 10000). Exit codes as `run`.
+        engine's wall time for summary.json; N and UNITS as for `run` (defaults 10000, 5000).
+        Exit codes as `run`.
 
         """
 }

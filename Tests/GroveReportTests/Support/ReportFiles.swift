@@ -5,7 +5,7 @@ import Foundation
 /// The report files a run writes.
 let reportNames = [
     "attribution.csv", "attribution.json", "exposure.csv", "exposure.json", "preview_audit.json", "report.html", "summary.json",
-    "rejects.ndjson",
+    "rejects.ndjson", "exposure_daily.csv", "attribution_daily.csv",
 ]
 
 /// The package root, found from this source file's path.
@@ -42,7 +42,7 @@ func renderedReports(_ joined: JoinedState, configuration: Configuration? = nil)
     let exposure = joined.exposureResult(configuration: configuration)
     return AttributionReport.csv(attribution) + AttributionReport.json(attribution)
         + ExposureReport.csv(exposure.campaigns) + ExposureReport.json(exposure.campaigns)
-        + PreviewAuditReport.json(exposure.audit)
+        + PreviewAuditReport.json(exposure.audit) + ExposureDailyReport.csv(exposure) + AttributionDailyReport.csv(attribution)
 }
 
 /// Decompresses the generator's files into lines, with the system's gzip.

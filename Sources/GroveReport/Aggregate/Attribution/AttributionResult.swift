@@ -9,6 +9,8 @@ struct AttributionCounts: Sendable, Equatable {
     var attributed = 0
     var bindRetries = 0
     var bindConflicts = 0
+    /// By the day of the click's earliest line: (clicks, opens, attributed), for `attribution_daily.csv`.
+    var days = DailyTallies()
 
     init() {}
 
@@ -27,6 +29,7 @@ struct AttributionCounts: Sendable, Equatable {
         attributed += other.attributed
         bindRetries += other.bindRetries
         bindConflicts += other.bindConflicts
+        days.add(other.days)
     }
 }
 
@@ -43,6 +46,8 @@ struct AttributionResult: Sendable, Equatable {
     var unresolvedOpens = 0
     /// Bindings whose `clickId` no click has.
     var orphanBinds = 0
+    /// Clicks whose binding is outside `--bind-window`, once per clickId (0 without the option).
+    var bindsOutsideWindow = 0
     /// Campaigns summed into `(other campaigns)` rather than named (`--max-campaigns`).
     var foldedCampaigns = 0
 
@@ -50,7 +55,8 @@ struct AttributionResult: Sendable, Equatable {
         lhs.campaigns.elementsEqual(rhs.campaigns) { $0.campaign == $1.campaign && $0.counts == $1.counts }
             && lhs.totals == rhs.totals && lhs.duplicateClicks == rhs.duplicateClicks
             && lhs.orphanOpens == rhs.orphanOpens && lhs.unresolvedOpens == rhs.unresolvedOpens
-            && lhs.orphanBinds == rhs.orphanBinds && lhs.foldedCampaigns == rhs.foldedCampaigns
+            && lhs.orphanBinds == rhs.orphanBinds && lhs.bindsOutsideWindow == rhs.bindsOutsideWindow
+            && lhs.foldedCampaigns == rhs.foldedCampaigns
     }
 
     /// The rows with at most `maximum` campaigns named, the campaigns with the fewest clicks summed
@@ -93,6 +99,7 @@ extension JoinedState {
         result.orphanOpens = extras.orphanOpens
         result.unresolvedOpens = extras.unresolvedOpens
         result.orphanBinds = extras.orphanBinds
+        result.bindsOutsideWindow = extras.bindsOutsideWindow
         return result
     }
 }

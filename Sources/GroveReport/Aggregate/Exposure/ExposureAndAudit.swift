@@ -4,7 +4,11 @@
 extension JoinedState {
     /// The exposure rows by campaign (byte-wise) and variant, at most `maxCampaigns` campaigns
     /// named (`CampaignFold`), and the preview audit, folded the same way.
-    func exposureResult(configuration: Configuration?, maxCampaigns: Int = CampaignFold.defaultMaximum) -> ExposureResult {
+    /// `sequentialTuning` is T of the always-valid interval (`--sequential-tuning`).
+    func exposureResult(
+        configuration: Configuration?, maxCampaigns: Int = CampaignFold.defaultMaximum,
+        sequentialTuning: Int = SequentialInterval.defaultTuning
+    ) -> ExposureResult {
         // The campaigns with units, by symbol, then those the configuration lists with variants
         // but none has units, by name: the fold is decided on their total units before any name
         // is made, and lift and SRM are computed only for the campaigns a report names.
@@ -67,7 +71,7 @@ extension JoinedState {
                     row.campaign = name
                     return row
                 }.sorted { $0.variant < $1.variant })
-            Lift.fill(&campaign.variants)
+            Lift.fill(&campaign.variants, tuning: sequentialTuning)
             let weights = configuration?.campaigns[name].map { campaign in campaign.variants.map { ($0.id, $0.weight) } }
             let srm = SampleRatioMismatch.pValue(campaign.variants, configuredWeights: weights)
             campaign.srmPValue = srm
@@ -76,8 +80,10 @@ extension JoinedState {
         }
         exposure.sort { $0.campaign < $1.campaign }
         if fold.isFolding { others.insert(into: &exposure, folded: fold.foldedCount) }
-        return ExposureResult(
+        var result = ExposureResult(
             campaigns: exposure, audit: previewAudit(configuration, maxCampaigns: maxCampaigns), foldedCampaigns: fold.foldedCount)
+        result.sequentialTuning = sequentialTuning
+        return result
     }
 
     /// The audit: every campaign seen in a Grona event or listed in the configuration, at most
@@ -217,6 +223,8 @@ extension ExposureRow {
         convertedUnits = counts.convertedUnits
         orders = counts.orders
         revenueMinor = counts.revenueMinor
+        revenueSquares = counts.revenueSquares
+        days = counts.days
         impressions = counts.impressions
     }
 }
@@ -226,15 +234,21 @@ enum Lift {
     /// z for a two-sided 95% interval.
     static let criticalValue95 = 1.959963984540054
 
-    /// With exactly one control variant, fills every other variant's lift fields.
-    static func fill(_ variants: inout [ExposureRow]) {
+    /// With exactly one control variant, fills every other variant's lift fields: the
+    /// conversion difference with its fixed and always-valid (`tuning`: T) intervals, and the
+    /// revenue difference with its interval.
+    static func fill(_ variants: inout [ExposureRow], tuning: Int = SequentialInterval.defaultTuning) {
         let controls = variants.indices.filter { variants[$0].control }
         guard controls.count == 1, let control = controls.first,
               let controlRate = variants[control].conversionRate
         else { return }
         let controlUnits = Double(variants[control].units)
+        let controlRow = variants[control]
+        let controlVariance = RevenueInterval.variance(
+            units: controlRow.units, revenue: controlRow.revenueMinor, squares: controlRow.revenueSquares)
         for index in variants.indices where index != control {
             guard let rate = variants[index].conversionRate else { continue }
+            fillRevenue(&variants[index], control: controlRow, controlVariance: controlVariance)
             let units = Double(variants[index].units)
             let difference = rate - controlRate
             variants[index].absDiff = difference
@@ -244,7 +258,26 @@ enum Lift {
             variants[index].ciLow = difference - criticalValue95 * standardError
             variants[index].ciHigh = difference + criticalValue95 * standardError
             variants[index].pValue = NormalDistribution.twoSidedPValue(z: difference / standardError)
+            let sequential = SequentialInterval.interval(
+                difference: difference, standardError: standardError, units: variants[index].units + controlRow.units,
+                tuning: tuning)
+            (variants[index].seqCiLow, variants[index].seqCiHigh, variants[index].seqPValue) =
+                (sequential.low, sequential.high, sequential.pValue)
         }
+    }
+}
+
+extension Lift {
+    /// The revenue difference of a variant with units against the control (which has units).
+    private static func fillRevenue(_ row: inout ExposureRow, control: ExposureRow, controlVariance: Double?) {
+        guard let perUnit = row.revenuePerUnit, let controlPerUnit = control.revenuePerUnit else { return }
+        let difference = perUnit - controlPerUnit
+        row.revenueAbsDiff = difference
+        let variance = RevenueInterval.variance(units: row.units, revenue: row.revenueMinor, squares: row.revenueSquares)
+        guard let interval = RevenueInterval.interval(
+            difference: difference, variant: (row.units, variance), control: (control.units, controlVariance))
+        else { return }
+        (row.revenueCiLow, row.revenueCiHigh, row.revenuePValue) = (interval.low, interval.high, interval.pValue)
     }
 }
 

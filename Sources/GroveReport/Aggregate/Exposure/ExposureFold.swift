@@ -20,6 +20,7 @@ struct ExposureFoldSums {
         campaign.multiVariantUnits += folded.multiVariantUnits
         for row in folded.variants {
             add(units: row.units, converted: row.convertedUnits, orders: row.orders, revenue: row.revenueMinor, impressions: row.impressions)
+            campaign.variants[0].days.add(row.days)
         }
     }
 
@@ -27,6 +28,7 @@ struct ExposureFoldSums {
     mutating func add(_ counts: VariantCounts) {
         add(units: counts.units, converted: counts.convertedUnits, orders: counts.orders, revenue: counts.revenueMinor,
             impressions: counts.impressions)
+        campaign.variants[0].days.add(counts.days)
     }
 
     /// Adds a folded campaign's exclusion counters.

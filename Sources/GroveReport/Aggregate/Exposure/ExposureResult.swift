@@ -16,6 +16,10 @@ struct ExposureRow: Sendable, Equatable {
     var orders = 0
     /// Summed in 128 bits: 2^53 − 1 per order times many orders must not overflow.
     var revenueMinor: Int128 = 0
+    /// Σr² over the units (not written: the revenue interval's input).
+    var revenueSquares = SquareSum()
+    /// By day: (units first exposed, converted units first converting, 0), for `exposure_daily.csv`.
+    var days = DailyTallies()
     var impressions = 0
     var absDiff: Double?
     var relLift: Double?
@@ -23,6 +27,13 @@ struct ExposureRow: Sendable, Equatable {
     var ciHigh: Double?
     var pValue: Double?
     var srmPValue: Double?
+    var revenueAbsDiff: Double?
+    var revenueCiLow: Double?
+    var revenueCiHigh: Double?
+    var revenuePValue: Double?
+    var seqCiLow: Double?
+    var seqCiHigh: Double?
+    var seqPValue: Double?
 
     var conversionRate: Double? { units == 0 ? nil : Double(convertedUnits) / Double(units) }
     var revenuePerUnit: Double? { units == 0 ? nil : Double(revenueMinor) / Double(units) }
@@ -113,6 +124,8 @@ public struct PreviewAudit: Sendable, Equatable {
 /// Exposure rows and the preview audit, computed from a merged `ExposureState`.
 public struct ExposureResult: Sendable, Equatable {
     public var campaigns: [ExposureCampaign]
+    /// T of the always-valid interval, for `exposure_daily.csv`.
+    var sequentialTuning = SequentialInterval.defaultTuning
     public var audit: PreviewAudit
     /// Campaigns summed into `(other campaigns)` rather than named (`--max-campaigns`).
     var foldedCampaigns = 0

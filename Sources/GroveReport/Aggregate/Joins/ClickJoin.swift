@@ -3,6 +3,10 @@
 struct ClickJoin: MergeableRecord {
     /// The click's campaign (`utm_campaign` or `(none)`) and route, when a click has this id.
     var click: (campaign: Symbol, route: Route)?
+    /// The ts of the click's earliest line, when a click has this id.
+    var clickTs: Instant?
+    /// The ts of the binding's winning line, when a binding has this id.
+    var bindTs: Instant?
     /// Distinct opens whose original names this click.
     var opens = 0
     var openRetries = 0
@@ -14,6 +18,8 @@ struct ClickJoin: MergeableRecord {
 
     mutating func merge(_ other: ClickJoin, symbols: SymbolTable) {
         if click == nil { click = other.click }
+        if clickTs == nil { clickTs = other.clickTs }
+        if bindTs == nil { bindTs = other.bindTs }
         opens += other.opens
         openRetries += other.openRetries
         openConflicts += other.openConflicts
@@ -35,12 +41,15 @@ struct AttributionExtras: MergeableRecord, Equatable {
     var orphanOpens = 0
     var unresolvedOpens = 0
     var orphanBinds = 0
+    /// Clicks whose binding is outside `--bind-window` (not attributed), once per clickId.
+    var bindsOutsideWindow = 0
 
     mutating func merge(_ other: AttributionExtras, symbols: SymbolTable) {
         duplicateClicks += other.duplicateClicks
         orphanOpens += other.orphanOpens
         unresolvedOpens += other.unresolvedOpens
         orphanBinds += other.orphanBinds
+        bindsOutsideWindow += other.bindsOutsideWindow
     }
 
     func translated(_ translation: SymbolTranslation) -> AttributionExtras { self }

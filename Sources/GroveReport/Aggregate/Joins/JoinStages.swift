@@ -15,13 +15,13 @@ extension PartialState {
     }
 
     /// Stage 2 alone (`merge --join 2`), on records keyed by clickId and (campaign, unit).
-    mutating func joinStage2() {
-        alone { $0.joinStage2() }
+    mutating func joinStage2(windows: AnalysisWindows = .init()) {
+        alone { $0.joinStage2(windows: windows) }
     }
 
     /// Stage 3 alone (`merge --join 3`), on records keyed by unit.
-    mutating func joinStage3() {
-        alone { $0.joinStage3() }
+    mutating func joinStage3(windows: AnalysisWindows = .init()) {
+        alone { $0.joinStage3(windows: windows) }
     }
 
     private mutating func alone(_ stage: (inout PartitionedState) -> Void) {
@@ -33,9 +33,10 @@ extension PartialState {
     /// All three stages, on `partitions` partitions by key hash and `threads` threads (by default
     /// every processor): the state that the results are built from.
     consuming func joined(
-        scope: PreviewScope, partitions: Int = 16, threads: Int = ProcessInfo.processInfo.activeProcessorCount
+        scope: PreviewScope, windows: AnalysisWindows = .init(), partitions: Int = 16,
+        threads: Int = ProcessInfo.processInfo.activeProcessorCount
     ) -> JoinedState {
-        PartitionedState(merging: [consume self], partitions: partitions, threads: threads).joined(scope: scope)
+        PartitionedState(merging: [consume self], partitions: partitions, threads: threads).joined(scope: scope, windows: windows)
     }
 }
 
@@ -65,26 +66,31 @@ extension JoinPartition {
         if target == home { update(&joins) } else { update(&outgoing[target]) }
     }
 
-    /// Counts each click's campaign row or its orphans, and applies rule 3, turning single-variant
-    /// units into units of their variant and exposures of their unit key.
-    mutating func joinStage2() {
-        countCampaigns()
+    /// Counts each click's campaign row or its orphans (a binding attributes its click only
+    /// inside the bind window), and applies rule 3, turning single-variant units into units of
+    /// their variant and exposures of their unit key.
+    mutating func joinStage2(windows: AnalysisWindows = .init()) {
+        countCampaigns(windows: windows)
         assignUnits()
     }
 
-    /// Matches each exposure with the unit's used orders at or after its first exposure.
-    mutating func joinStage3() {
+    /// Matches each exposure with the unit's used orders at or after its first exposure (and,
+    /// with a conversion window, at most its hours after).
+    mutating func joinStage3(windows: AnalysisWindows = .init()) {
         // A unit without orders converts nowhere: skipping it saves building its matcher.
         take(&joins.unitConversions, .init()).forEachConsumed { _, _, conversion in
             guard !conversion.exposures.isEmpty, !conversion.orders.isEmpty else { return }
             let matcher = OrderMatcher(conversion.orders)
             for exposure in conversion.exposures {
-                let (orders, revenue) = matcher.orders(atOrAfter: exposure.firstExposure)
-                guard orders > 0 else { continue }
+                let (orders, revenue, firstOrder) = matcher.orders(
+                    from: exposure.firstExposure, through: windows.conversionEnd(after: exposure.firstExposure))
+                guard orders > 0, let firstOrder else { continue }
                 joins.variants.modify(SymbolPair(first: exposure.campaign, second: exposure.variant), default: VariantCounts.init) {
                     $0.convertedUnits += 1
                     $0.orders += orders
                     $0.revenueMinor += revenue
+                    $0.revenueSquares += SquareSum(squareOf: revenue)
+                    $0.days.add(day: firstOrder.day, SIMD3(0, 1, 0))
                 }
             }
         }
@@ -98,6 +104,7 @@ extension JoinPartition {
         var joined = clicks.mapRecords { click in
             var join = ClickJoin()
             join.click = (click.earliest.utm.campaign ?? noCampaign, click.earliest.route)
+            join.clickTs = click.earliest.ts
             return join
         }
         joined.merge(take(&joins.clickJoins, .init()), symbols: symbols)
@@ -119,6 +126,7 @@ extension JoinPartition {
             stage2Input(for: clickId) {
                 $0.clickJoins.modify(clickId, default: ClickJoin.init) { join in
                     join.bindings += 1
+                    join.bindTs = binding.winner.ts
                     join.bindRetries += binding.retries
                     join.bindConflicts += binding.conflicts
                 }
@@ -164,12 +172,17 @@ extension JoinPartition {
     }
 
     /// Stage 2 of attribution: counts each click's campaign row, or its orphans.
-    private mutating func countCampaigns() {
+    private mutating func countCampaigns(windows: AnalysisWindows) {
         take(&joins.clickJoins, .init()).forEachConsumed { _, _, join in
             guard let (campaign, route) = join.click else {
                 joins.attributionExtras.orphanOpens += join.opens
                 joins.attributionExtras.orphanBinds += join.bindings
                 return
+            }
+            var attributed = join.bindings > 0
+            if attributed, let clickTs = join.clickTs, let bindTs = join.bindTs, !windows.attributes(click: clickTs, bind: bindTs) {
+                attributed = false
+                joins.attributionExtras.bindsOutsideWindow += 1
             }
             joins.campaignAttribution.modify(campaign, default: AttributionCounts.init) { counts in
                 counts.clicks += 1
@@ -177,9 +190,10 @@ extension JoinPartition {
                 counts.opens += join.opens
                 counts.openRetries += join.openRetries
                 counts.openConflicts += join.openConflicts
-                counts.attributed += join.bindings > 0 ? 1 : 0
+                counts.attributed += attributed ? 1 : 0
                 counts.bindRetries += join.bindRetries
                 counts.bindConflicts += join.bindConflicts
+                if let clickTs = join.clickTs { counts.days.add(day: clickTs.day, SIMD3(1, join.opens, attributed ? 1 : 0)) }
             }
         }
     }
@@ -194,6 +208,7 @@ extension JoinPartition {
             joins.variants.modify(SymbolPair(first: key.campaign, second: variant.variant), default: VariantCounts.init) {
                 $0.units += 1
                 $0.controlUnits += variant.control ? 1 : 0
+                $0.days.add(day: variant.firstExposure.day, SIMD3(1, 0, 0))
             }
             let exposure = UnitConversion.Exposure(
                 campaign: key.campaign, variant: variant.variant, firstExposure: variant.firstExposure)
@@ -217,14 +232,24 @@ private struct OrderMatcher {
         revenueFrom = sums
     }
 
-    /// The number and summed amount of the orders with `ts` at or after `instant`.
-    func orders(atOrAfter instant: Instant) -> (count: Int, revenue: Int128) {
+    /// The number and summed amount of the orders with `ts` at or after `start` and, when
+    /// `end` is given, at or before it.
+    /// Also the time of the first of them.
+    func orders(from start: Instant, through end: Instant?) -> (count: Int, revenue: Int128, first: Instant?) {
+        let low = firstIndex { $0 >= start }
+        let high = end.map { end in firstIndex { $0 > end } } ?? times.count
+        guard high > low else { return (0, 0, nil) }
+        return (high - low, revenueFrom[low] - revenueFrom[high], times[low])
+    }
+
+    /// The first index whose time satisfies `isPast` (a predicate false then true along the times).
+    private func firstIndex(where isPast: (Instant) -> Bool) -> Int {
         var low = 0
         var high = times.count
         while low < high {
             let middle = (low + high) / 2
-            if times[middle] < instant { low = middle + 1 } else { high = middle }
+            if isPast(times[middle]) { high = middle } else { low = middle + 1 }
         }
-        return (times.count - low, revenueFrom[low])
+        return low
     }
 }

@@ -114,21 +114,21 @@ struct PartitionedState: Sendable {
         }
     }
 
-    mutating func joinStage2() {
-        forEachPartition { $1.joinStage2() }
+    mutating func joinStage2(windows: AnalysisWindows = .init()) {
+        forEachPartition { $1.joinStage2(windows: windows) }
     }
 
-    mutating func joinStage3() {
-        forEachPartition { $1.joinStage3() }
+    mutating func joinStage3(windows: AnalysisWindows = .init()) {
+        forEachPartition { $1.joinStage3(windows: windows) }
     }
 
     /// All three stages. Stage 2 keeps each exposure in the partition of its unit (see
     /// `CampaignUnit`), where stage 1 has put the unit's orders: no shuffle before stage 3.
-    consuming func joined(scope: PreviewScope) -> JoinedState {
+    consuming func joined(scope: PreviewScope, windows: AnalysisWindows = .init()) -> JoinedState {
         joinStage1(scope: scope)
         reshuffle()
-        joinStage2()
-        joinStage3()
+        joinStage2(windows: windows)
+        joinStage3(windows: windows)
         var joined = JoinedState()
         for partition in take(&partitions, []) {
             joined.joins.merge(partition.joins.results, symbols: symbols)

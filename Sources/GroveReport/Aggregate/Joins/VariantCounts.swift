@@ -8,7 +8,12 @@ struct VariantCounts: MergeableRecord, Equatable {
     var orders = 0
     /// Summed in 128 bits: 2^53 − 1 per order times many orders must not overflow.
     var revenueMinor: Int128 = 0
+    /// Σr² over the variant's units, r a unit's revenue: for the revenue interval (docs/EXPOSURE.md).
+    var revenueSquares = SquareSum()
     var impressions = 0
+    /// By the day of the instant: (units first exposed, converted units whose first matching
+    /// order was, 0), for `exposure_daily.csv`.
+    var days = DailyTallies()
 
     mutating func merge(_ other: VariantCounts, symbols: SymbolTable) {
         controlUnits += other.controlUnits
@@ -16,7 +21,9 @@ struct VariantCounts: MergeableRecord, Equatable {
         convertedUnits += other.convertedUnits
         orders += other.orders
         revenueMinor += other.revenueMinor
+        revenueSquares += other.revenueSquares
         impressions += other.impressions
+        days.add(other.days)
     }
 
     func translated(_ translation: SymbolTranslation) -> VariantCounts { self }

@@ -8,6 +8,8 @@ extension ClickJoin: KeyedStageRecord {
         [
             JSONOutput.Member("click", click.map { .array([encoder.text($0.campaign), encoder.route($0.route)]) } ?? .null),
             JSONOutput.Member("counts", encoder.counts([opens, openRetries, openConflicts, bindings, bindRetries, bindConflicts])),
+            JSONOutput.Member("click_ts", clickTs.map(encoder.instant) ?? .null),
+            JSONOutput.Member("bind_ts", bindTs.map(encoder.instant) ?? .null),
         ]
     }
 
@@ -20,6 +22,8 @@ extension ClickJoin: KeyedStageRecord {
         let counts = try decoder.integers("counts", count: 6)
         (join.opens, join.openRetries, join.openConflicts) = (counts[0], counts[1], counts[2])
         (join.bindings, join.bindRetries, join.bindConflicts) = (counts[3], counts[4], counts[5])
+        if try decoder.value("click_ts") != .null { join.clickTs = try decoder.instant("click_ts") }
+        if try decoder.value("bind_ts") != .null { join.bindTs = try decoder.instant("bind_ts") }
         return join
     }
 }

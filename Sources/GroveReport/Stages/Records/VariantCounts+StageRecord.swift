@@ -7,6 +7,8 @@ extension VariantCounts: KeyedStageRecord {
         [
             JSONOutput.Member("counts", encoder.counts([units, convertedUnits, orders, impressions, controlUnits])),
             JSONOutput.Member("revenue", .text(String(revenueMinor))),
+            JSONOutput.Member("revenue_squares", .text(revenueSquares.decimal)),
+            JSONOutput.Member("days", encoder.days(days, width: 2)),
         ]
     }
 
@@ -18,6 +20,11 @@ extension VariantCounts: KeyedStageRecord {
         guard let revenue = Int128(try decoder.string("revenue")), revenue >= 0 else { throw decoder.failure("bad revenue") }
         try decoder.limits.addRevenue(revenue, line: decoder.lineNumber)
         counts.revenueMinor = revenue
+        // Σr² ≤ (Σr)² ≤ 2^240 (`RecordLimits.maximumRevenueTotal`).
+        guard let squares = SquareSum(decimal: try decoder.string("revenue_squares")), squares.high >> 113 == 0
+        else { throw decoder.failure("bad revenue_squares") }
+        counts.revenueSquares = squares
+        counts.days = try decoder.days("days", width: 2)
         return counts
     }
 }
