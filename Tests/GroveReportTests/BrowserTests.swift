@@ -14,7 +14,7 @@ struct BrowserTests {
     static let pageElements: Set<String> = [
         "html", "head", "meta", "title", "style", "body", "header", "h1", "h2", "h3", "p", "nav", "a", "main",
         "section", "div", "b", "span", "strong", "code", "table", "caption", "thead", "tbody", "tr", "th", "td",
-        "details", "summary", "wbr", "svg", "g", "rect", "line", "circle", "text",
+        "details", "summary", "wbr", "svg", "g", "rect", "line", "circle", "text", "polyline", "polygon",
     ]
 
     /// Runs `grove-report run` over `arguments` into a fresh directory and returns its report.html path.
@@ -95,9 +95,11 @@ struct BrowserTests {
             lines.append(AttributionTests.click("k\(index)", "2026-03-01T10:00:00Z", route: index % 2 == 0 ? "app" : "store", campaign: campaign))
             lines.append(AttributionTests.open("o\(index)", "2026-03-01T10:01:00Z", click: "k\(index)"))
             lines.append(AttributionTests.bind("k\(index)", "2026-03-01T10:02:00Z", "u\(index)@example.com"))
+            // Units first exposed over ten days: every campaign has its daily charts.
             for unit in 0..<10 {
-                lines.append(ExposureTests.decision("c\(index)-\(unit)", campaign, "control", control: true))
-                lines.append(ExposureTests.decision("v\(index)-\(unit)", campaign, "bold"))
+                let ts = "2026-03-\(String(format: "%02d", unit + 1))T08:00:00Z"
+                lines.append(ExposureTests.decision("c\(index)-\(unit)", campaign, "control", ts: ts, control: true))
+                lines.append(ExposureTests.decision("v\(index)-\(unit)", campaign, "bold", ts: ts))
             }
             lines.append(ExposureTests.order("oc\(index)", "c\(index)-0", amount: 100))
             lines.append(ExposureTests.order("ov\(index)", "v\(index)-0", amount: 100))
@@ -119,6 +121,44 @@ struct BrowserTests {
         }
         #expect(dom.components(separatedBy: "<details").count - 1 == 2_000, "one collapsible section per campaign and analysis")
         #expect(!dom.contains("<details open"), "a thousand campaigns start collapsed")
+        #expect(dom.components(separatedBy: "cumulative conversion rate by day").count - 1 >= 1_000, "daily charts in every campaign")
         print("1,000-campaign page: \(try readFile(page).count) bytes, DOM and screenshot in \(Int(seconds)) s")
+    }
+
+    /// SPEC section 10.4: a year of days draws as lines with a few dated ticks, and every daily
+    /// chart is in the page with its numbers as text.
+    @Test(.timeLimit(.minutes(6))) func aYearOfDaysDrawsTheDailyCharts() throws {
+        let chromium = try Chromium.onPath()
+        var lines: [String] = []
+        for day in 0..<365 {
+            let date = CivilDate.from(daysSinceEpoch: CivilDate.daysSinceEpoch(year: 2025, month: 1, day: 1) + day)
+            let ts = "\(date.year)-\(String(format: "%02d-%02d", date.month, date.day))T12:00:00Z"
+            for campaign in ["spring", "summer"] {
+                let id = "\(campaign)-\(day)"
+                lines.append(AttributionTests.click("k\(id)", ts, campaign: campaign))
+                if day % 3 == 0 { lines.append(AttributionTests.bind("k\(id)", ts, "u\(day)@example.com")) }
+                lines.append(ExposureTests.decision("c\(id)", campaign, "control", ts: ts, control: true))
+                lines.append(ExposureTests.decision("v\(id)", campaign, "bold", ts: ts))
+                if day % 4 == 0 { lines.append(ExposureTests.order("oc\(id)", "c\(id)", amount: 100, ts: ts)) }
+                if day % 3 == 0 { lines.append(ExposureTests.order("ov\(id)", "v\(id)", amount: 150, ts: ts)) }
+            }
+        }
+        let directory = try temporaryDirectory()
+        try writeFile(directory + "/year.ndjson.gz", try gzip(ndjson(lines)))
+        let page = try Self.runReport(["year.ndjson.gz"], in: directory)
+        let dom = try chromium.dumpDOM(of: page, timeout: Self.browserTimeout)
+        let png = try chromium.screenshot(of: page, width: 1280, height: 4000, timeout: Self.browserTimeout)
+        #expect(png.count > 10_000)
+        let text = domText(dom)
+        #expect(Self.elementNames(dom).isSubset(of: Self.pageElements))
+        for chart in ["cumulative conversion rate by day", "lift by day (percentage points) with the always-valid 95% band",
+                      "clicks and attributed clicks by click day", "revenue per unit against the control"] {
+            #expect(dom.components(separatedBy: chart).count - 1 >= 2, "\(chart) for both campaigns")
+        }
+        // The axis labels the first, middle and last day; the tooltips hold every day (two campaigns).
+        for label in ["2025-01-01", "2025-07-02", "2025-12-31"] { #expect(text.contains(label)) }
+        #expect(text.contains("2025-06-15"))
+        #expect(dom.contains("<polygon"), "the always-valid band")
+        #expect(text.contains("clicks: 2025-01-01 1 … 2025-12-31 1 (every day in the daily CSV)"))
     }
 }

@@ -139,12 +139,25 @@ struct ReportPageTests {
         var lines = (1...10).map { ExposureTests.decision("a\($0)", "camp", "A", control: true) }
         lines += (1...10).map { ExposureTests.decision("b\($0)", "camp", "B") }
         lines += (1...2).map { ExposureTests.order("oa\($0)", "a\($0)", amount: 100) }
-        lines += (1...5).map { ExposureTests.order("ob\($0)", "b\($0)", amount: 100) }
+        // B's orders on the next day: day charts of two days.
+        lines += (1...5).map { ExposureTests.order("ob\($0)", "b\($0)", amount: 100, ts: "2026-03-02T11:00:00Z") }
         let page = Self.page(lines)
         // z = 0.3 / 0.20248 = 1.4816, p = 0.138.
         #expect(page.contains("+30.0 pp [-9.7 – +69.7 pp] p = 0.138"))
-        #expect(page.contains("lift against the control (percentage points), 95% interval"))
+        #expect(page.contains("lift against the control (percentage points): fixed 95% interval, and always-valid below it"))
         #expect(page.contains("stroke-dasharray=\"3 3\""))
+        // The always-valid interval beside the fixed one (SPEC section 10.4), as text too.
+        let sequential = SequentialInterval.interval(difference: 0.3, standardError: (0.016 + 0.025).squareRoot(), units: 20, tuning: 5000)
+        let band = NumberText.range(NumberText.points(sequential.low), NumberText.points(sequential.high))
+        #expect(band == "-253.3 – +313.3 pp")
+        #expect(page.contains("+30.0 pp [\(band)] p = \(NumberText.pValue(sequential.pValue))</text>"))
+        // Revenue: 20.00 against 50.00 per unit, s² = 160000/90 and 250000/90: 30.00 ∓ 1.96·21.344.
+        #expect(page.contains("revenue per unit against the control (minor units), 95% interval"))
+        #expect(page.contains("30.00 [-11.83 – 71.83] p = 0.160"))
+        // The daily charts: B at 0/10 on day 1 and 5/10 on day 2, as text too.
+        #expect(page.contains("cumulative conversion rate by day (exposure_daily.csv)"))
+        #expect(page.contains("2026-03-01 0.0% (0/10); 2026-03-02 50.0% (5/10)"))
+        #expect(page.contains("lift by day (percentage points) with the always-valid 95% band"))
         #expect(!page.contains("badge warn"))
         #expect(page.contains("<strong>No health warnings.</strong>"))
     }

@@ -31,6 +31,8 @@ enum AttributionSection {
             page.raw("</span></summary>\n")
             funnel(counts, label: campaign.description, to: &page)
             self.counts(counts, to: &page)
+            DailyCharts.attribution(
+                campaign, counts, fullSeries: attribution.campaigns.count <= DailyCharts.fullSeriesCampaignLimit, to: &page)
             page.raw("</details>\n")
         }
         page.raw("</section>\n")

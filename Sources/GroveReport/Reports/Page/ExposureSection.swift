@@ -3,7 +3,11 @@
 /// interval against a zero line, every drawn number also in the table beside it.
 enum ExposureSection {
     /// `folded`: the campaigns summed in `(other campaigns)`, when one of `campaigns` is that sum.
-    static func write(_ campaigns: [ExposureCampaign], folded: Int = 0, openCampaigns: Bool, to page: inout HTMLWriter) {
+    /// `tuning`: T of the always-valid interval, for the daily band.
+    static func write(
+        _ campaigns: [ExposureCampaign], folded: Int = 0, openCampaigns: Bool, tuning: Int = SequentialInterval.defaultTuning,
+        to page: inout HTMLWriter
+    ) {
         page.raw("<section id=\"exposure\">\n<h2>Exposure</h2>\n")
         let flagged = campaigns.filter { !$0.warnings.isEmpty }
         // Folded campaigns have no warnings of their own: count among the named ones.
@@ -54,6 +58,9 @@ enum ExposureSection {
             table(campaign, to: &page)
             rateChart(campaign, to: &page)
             liftChart(campaign, to: &page)
+            revenueChart(campaign, to: &page)
+            DailyCharts.exposure(
+                campaign, tuning: tuning, fullSeries: campaigns.count <= DailyCharts.fullSeriesCampaignLimit, to: &page)
             page.raw("</details>\n")
         }
         page.raw("</section>\n")
@@ -61,7 +68,7 @@ enum ExposureSection {
 
     /// The variants' numbers as text: the CSV row's values, rounded for reading.
     private static func table(_ campaign: ExposureCampaign, to page: inout HTMLWriter) {
-        page.raw("<div class=\"wide\"><table><thead><tr><th class=\"name\">variant</th><th>control</th><th>units</th><th>converted</th><th>conversion rate</th><th>95% interval</th><th>orders</th><th>revenue (minor)</th><th>revenue / unit</th><th>impressions</th><th>lift</th><th>relative lift</th><th>lift 95% interval</th><th>p-value</th></tr></thead><tbody>")
+        page.raw("<div class=\"wide\"><table><thead><tr><th class=\"name\">variant</th><th>control</th><th>units</th><th>converted</th><th>conversion rate</th><th>95% interval</th><th>orders</th><th>revenue (minor)</th><th>revenue / unit</th><th>impressions</th><th>lift</th><th>relative lift</th><th>lift 95% interval</th><th>p-value</th><th>always-valid interval</th><th>always-valid p</th><th>revenue / unit lift</th><th>its 95% interval</th><th>its p-value</th></tr></thead><tbody>")
         for row in campaign.variants {
             let interval = RateInterval(row)
             page.raw("<tr><td class=\"name\">")
@@ -76,6 +83,11 @@ enum ExposureSection {
                 String(row.impressions), NumberText.points(row.absDiff), NumberText.percent(row.relLift),
                 row.ciLow.flatMap { low in row.ciHigh.map { NumberText.range(NumberText.points(low), NumberText.points($0)) } } ?? "–",
                 NumberText.pValue(row.pValue),
+                row.seqCiLow.flatMap { low in row.seqCiHigh.map { NumberText.range(NumberText.points(low), NumberText.points($0)) } } ?? "–",
+                NumberText.pValue(row.seqPValue),
+                row.revenueAbsDiff.map { NumberText.fixed($0, decimals: 2) } ?? "–",
+                row.revenueCiLow.flatMap { low in row.revenueCiHigh.map { NumberText.range(NumberText.fixed(low, decimals: 2), NumberText.fixed($0, decimals: 2)) } } ?? "–",
+                NumberText.pValue(row.revenuePValue),
             ]
             for (column, cell) in cells.enumerated() {
                 // A few units is flagged where it is.
@@ -132,17 +144,26 @@ enum ExposureSection {
             page.raw("</p>\n")
             return
         }
-        let reach = rows.flatMap { [$0.absDiff, $0.ciLow, $0.ciHigh].compactMap { $0.map(abs) } }.max() ?? 0
+        let reach = rows.flatMap { [$0.absDiff, $0.ciLow, $0.ciHigh, $0.seqCiLow, $0.seqCiHigh].compactMap { $0.map(abs) } }.max() ?? 0
         let bound = LinearScale.niceCeiling(reach)
         let scale = LinearScale(domain: (-bound, bound), range: (plotLeft, plotRight))
-        let plotBottom = 16 + rowHeight * Double(rows.count)
-        SVG.open(&page, width: 760, height: plotBottom + 24, label: "lift against the control of \(campaign.campaign) with 95% intervals")
-        SVG.text(&page, "lift against the control (percentage points), 95% interval", x: plotLeft, y: 12, className: "axis")
+        // Two lines a variant: the fixed 95% interval, and the always-valid one below it.
+        let plotBottom = 16 + 2 * rowHeight * Double(rows.count)
+        SVG.open(&page, width: 760, height: plotBottom + 24, label: "lift against the control of \(campaign.campaign) with 95% fixed and always-valid intervals")
+        SVG.text(&page, "lift against the control (percentage points): fixed 95% interval, and always-valid below it", x: plotLeft, y: 12, className: "axis")
         SVG.line(&page, x1: scale(0), y1: 16, x2: scale(0), y2: plotBottom + 4, stroke: .ink, dashed: true)
         for (index, row) in rows.enumerated() {
-            let y = 16 + rowHeight * Double(index) + rowHeight / 2
+            let y = 16 + 2 * rowHeight * Double(index) + rowHeight / 2
             SVG.label(&page, row.variant, x: labelRight, y: y + 4)
             let difference = row.absDiff ?? 0
+            let sequentialY = y + rowHeight
+            SVG.text(&page, "always-valid", x: labelRight, y: sequentialY + 4, anchor: "end", className: "axis")
+            SVG.pointWithInterval(
+                &page, value: scale(difference), low: row.seqCiLow.map { scale($0) }, high: row.seqCiHigh.map { scale($0) },
+                y: sequentialY, colour: .orange,
+                title: "\(row.variant): abs_diff \(NumberText.exact(row.absDiff)), always-valid interval \(NumberText.exact(row.seqCiLow)) to \(NumberText.exact(row.seqCiHigh)), seq_p_value \(NumberText.exact(row.seqPValue))")
+            let sequential = row.seqCiLow.flatMap { low in row.seqCiHigh.map { " [\(NumberText.range(NumberText.points(low), NumberText.points($0)))]" } } ?? ""
+            SVG.text(&page, "\(NumberText.points(row.absDiff))\(sequential) p = \(NumberText.pValue(row.seqPValue))", x: plotRight + 10, y: sequentialY + 4)
             SVG.pointWithInterval(
                 &page, value: scale(difference), low: row.ciLow.map { scale($0) }, high: row.ciHigh.map { scale($0) }, y: y,
                 colour: .blue,
@@ -151,6 +172,34 @@ enum ExposureSection {
             SVG.text(&page, "\(NumberText.points(row.absDiff))\(interval) p = \(NumberText.pValue(row.pValue))", x: plotRight + 10, y: y + 4)
         }
         axis(scale, ticks: [-bound, 0, bound], y: plotBottom + 4, format: NumberText.points, to: &page)
+        SVG.close(&page)
+        page.raw("\n")
+    }
+
+    /// Each non-control variant's difference of revenue per unit with its 95% interval, against
+    /// a zero line (SPEC section 10.4).
+    private static func revenueChart(_ campaign: ExposureCampaign, to page: inout HTMLWriter) {
+        let rows = campaign.variants.filter { !$0.control && $0.revenueAbsDiff != nil }
+        guard !rows.isEmpty else { return }
+        let reach = rows.flatMap { [$0.revenueAbsDiff, $0.revenueCiLow, $0.revenueCiHigh].compactMap { $0.map(abs) } }.max() ?? 0
+        let bound = max(LinearScale.niceCeiling(reach), 1)
+        let scale = LinearScale(domain: (-bound, bound), range: (plotLeft, plotRight))
+        let plotBottom = 16 + rowHeight * Double(rows.count)
+        SVG.open(&page, width: 760, height: plotBottom + 24, label: "revenue per unit against the control of \(campaign.campaign) with 95% intervals")
+        SVG.text(&page, "revenue per unit against the control (minor units), 95% interval", x: plotLeft, y: 12, className: "axis")
+        SVG.line(&page, x1: scale(0), y1: 16, x2: scale(0), y2: plotBottom + 4, stroke: .ink, dashed: true)
+        let amount = { (value: Double?) in value.map { NumberText.fixed($0, decimals: 2) } ?? "–" }
+        for (index, row) in rows.enumerated() {
+            let y = 16 + rowHeight * Double(index) + rowHeight / 2
+            SVG.label(&page, row.variant, x: labelRight, y: y + 4)
+            SVG.pointWithInterval(
+                &page, value: scale(row.revenueAbsDiff ?? 0), low: row.revenueCiLow.map { scale($0) }, high: row.revenueCiHigh.map { scale($0) },
+                y: y, colour: .green,
+                title: "\(row.variant): revenue_abs_diff \(NumberText.exact(row.revenueAbsDiff)), 95% interval \(NumberText.exact(row.revenueCiLow)) to \(NumberText.exact(row.revenueCiHigh)), revenue_p_value \(NumberText.exact(row.revenuePValue))")
+            let interval = row.revenueCiLow.flatMap { low in row.revenueCiHigh.map { " [\(NumberText.range(amount(low), amount($0)))]" } } ?? ""
+            SVG.text(&page, "\(amount(row.revenueAbsDiff))\(interval) p = \(NumberText.pValue(row.revenuePValue))", x: plotRight + 10, y: y + 4)
+        }
+        axis(scale, ticks: [-bound, 0, bound], y: plotBottom + 4, format: amount, to: &page)
         SVG.close(&page)
         page.raw("\n")
     }

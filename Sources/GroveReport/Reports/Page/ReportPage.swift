@@ -43,7 +43,8 @@ enum ReportPage {
         RunSection.write(accounting, to: &page)
         AttributionSection.write(attribution, openCampaigns: attribution.campaigns.count <= openCampaignLimit, to: &page)
         ExposureSection.write(
-            exposure.campaigns, folded: exposure.folded, openCampaigns: exposure.campaigns.count <= openCampaignLimit, to: &page)
+            exposure.campaigns, folded: exposure.folded, openCampaigns: exposure.campaigns.count <= openCampaignLimit,
+            tuning: result.exposure.sequentialTuning, to: &page)
         AuditSection.write(audit, to: &page)
         page.raw("</main>\n</body>\n</html>\n")
         return page.bytes
