@@ -164,7 +164,7 @@ SCENARIOS = [
     ("p3-input-error", 3, [], ["truncated.ndjson.gz", "logs/"], None),
     ("p3-max-campaigns", 3, ["--max-campaigns", "3"], ["logs/", "extra/events.log"], None),
     ("p3-windows", 3,
-     ["--conversion-window", "1", "--bind-window", "1", "--sequential-tuning", "2000", "--max-campaigns", "3"],
+     ["--conversion-window", "1", "--bind-window", "1", "--sequential-tuning", "2000"],
      ["logs/", "extra/events.log"], None),
 ]
 
