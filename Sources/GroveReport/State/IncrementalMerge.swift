@@ -98,13 +98,7 @@ struct IncrementalMerge {
         let rows = try store.recordRows(hashes: digests.filter { loaded.insert($0).inserted }, through: lastStoredRow)
         rowsRead += rows.count
         try StateRows.read(rows.lazy.map { StateRows.Row(key: $0.key, value: $0.value) }, into: &before, names: names)
-        for (key, keyRows) in Dictionary(grouping: rows, by: \.key) where keyRows.count >= Self.compactionRows {
-            var record = PartialState()
-            try StateRows.read(keyRows.map { StateRows.Row(key: $0.key, value: $0.value) }, into: &record, names: names)
-            guard let merged = try StateRows.rows(of: record, names: names).first else { continue }
-            for row in keyRows { try store.deleteRecordRow(id: row.id) }
-            try store.appendRecordRows([(digest.of(key), merged)])
-        }
+        try StateCompaction.rewrite(rows, minimumRows: Self.compactionRows, store: store, names: names)
     }
 
     /// This run's opens linked to the clicks their originals name, and its install records and

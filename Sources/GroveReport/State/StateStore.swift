@@ -234,14 +234,14 @@ final class StateStore {
         try rows(
             "SELECT r.id, r.key, r.value FROM json_each(?) w CROSS JOIN records r ON r.hash = w.value WHERE r.id <= ?",
             [.text(Self.wanted(hashes)), .integer(last)]
-        ) { RecordRow(id: $0.integer(0), key: $0.bytes(1), value: $0.bytes(2)) }
+        ) { RecordRow(id: $0.integer(0), key: $0.blob(1), value: $0.blob(2)) }
     }
 
     /// Adds rows to records (a key's first row creates it) under their key digests, in digest
     /// order so that the index takes them page by page.
     func appendRecordRows(_ rows: [(digest: Int64, row: StateRows.Row)]) throws(StateError) {
         for (digest, row) in rows.sorted(by: { $0.digest < $1.digest }) {
-            try run("INSERT INTO records (hash, key, value) VALUES (?, ?, ?)", [.integer(digest), .bytes(row.key), .bytes(row.value)])
+            try run("INSERT INTO records (hash, key, value) VALUES (?, ?, ?)", [.integer(digest), .blob(row.key), .blob(row.value)])
         }
     }
 
@@ -249,18 +249,36 @@ final class StateStore {
 
     /// The number of a name the state holds.
     func nameNumber(_ text: [UInt8]) throws(StateError) -> Int64? {
-        try rows("SELECT id FROM names WHERE text = ?", [.bytes(text)]) { $0.integer(0) }.first
+        try rows("SELECT id FROM names WHERE text = ?", [.blob(text)]) { $0.integer(0) }.first
     }
 
     /// Numbers a new name.
     func addName(_ text: [UInt8]) throws(StateError) -> Int64 {
-        try run("INSERT INTO names (text) VALUES (?)", [.bytes(text)])
+        try run("INSERT INTO names (text) VALUES (?)", [.blob(text)])
         return try mapping { () throws(SQLiteError) in try connection.integer("SELECT last_insert_rowid()") }
     }
 
     /// The text of a name by its number.
     func name(number: Int64) throws(StateError) -> [UInt8]? {
-        try rows("SELECT text FROM names WHERE id = ?", [.integer(number)]) { $0.bytes(0) }.first
+        try rows("SELECT text FROM names WHERE id = ?", [.integer(number)]) { $0.blob(0) }.first
+    }
+
+    /// The digests of the keys stored in more than one row.
+    func digestsOfKeysInSeveralRows() throws(StateError) -> [Int64] {
+        try rows("SELECT DISTINCT hash FROM records GROUP BY hash, key HAVING count(*) > 1", []) { $0.integer(0) }
+    }
+
+    /// The file's size as SQLite counts it (pages × page size), without the `-wal` beside it.
+    func fileBytes() throws(StateError) -> Int64 {
+        try mapping { () throws(SQLiteError) in
+            try connection.integer("PRAGMA page_count") * connection.integer("PRAGMA page_size")
+        }
+    }
+
+    /// Rebuilds the file without its free pages (after `commit()`, outside any transaction).
+    func vacuum() throws(StateError) {
+        statements = [:]
+        try mapping { () throws(SQLiteError) in try connection.execute("VACUUM") }
     }
 
     func deleteRecordRow(id: Int64) throws(StateError) {
@@ -389,7 +407,7 @@ final class StateStore {
         case (.real(let number), _): .decimal(number)
         case (.text(let text), .integer): Int128(text).map(JSONOutput.bigInteger) ?? .text(text)
         case (.text(let text), _): .text(text)
-        case (.bytes(let bytes), _): .string(ByteString(bytes))
+        case (.bytes(let bytes), _), (.blob(let bytes), _): .string(ByteString(bytes))
         }
     }
 }
