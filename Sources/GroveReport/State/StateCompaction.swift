@@ -7,12 +7,16 @@ public enum StateCompaction {
     @discardableResult
     static func rewrite(_ rows: [StateStore.RecordRow], minimumRows: Int, store: StateStore, names: StateNames) throws(StateError) -> Int {
         var rewritten = 0
-        for (key, keyRows) in Dictionary(grouping: rows, by: \.key) where keyRows.count >= minimumRows {
+        // Rows are grouped by key only under digests with enough rows: most keys have one.
+        var rowsByDigest: [Int64: Int] = [:]
+        for row in rows { rowsByDigest[row.digest, default: 0] += 1 }
+        let candidates = rows.filter { rowsByDigest[$0.digest, default: 0] >= minimumRows }
+        for (key, keyRows) in Dictionary(grouping: candidates, by: \.key) where keyRows.count >= minimumRows {
             var record = PartialState()
             try StateRows.read(keyRows.map { StateRows.Row(key: $0.key, value: $0.value) }, into: &record, names: names)
             guard let merged = try StateRows.rows(of: record, names: names).first else { continue }
             for row in keyRows { try store.deleteRecordRow(id: row.id) }
-            try store.appendRecordRows([(store.digest.of(key), merged)])
+            try store.appendRecordRows([(keyRows[0].digest, merged)])
             rewritten += 1
         }
         return rewritten

@@ -224,6 +224,7 @@ final class StateStore {
     /// One stored row of a record: a record is the merge of all the rows under its key.
     struct RecordRow {
         var id: Int64
+        var digest: Int64
         var key: [UInt8]
         var value: [UInt8]
     }
@@ -232,9 +233,9 @@ final class StateStore {
     /// The hashes go through a temporary table, so the index is read in order, page by page.
     func recordRows(hashes: [Int64], through last: Int64) throws(StateError) -> [RecordRow] {
         try rows(
-            "SELECT r.id, r.key, r.value FROM json_each(?) w CROSS JOIN records r ON r.hash = w.value WHERE r.id <= ?",
+            "SELECT r.id, r.hash, r.key, r.value FROM json_each(?) w CROSS JOIN records r ON r.hash = w.value WHERE r.id <= ?",
             [.text(Self.wanted(hashes)), .integer(last)]
-        ) { RecordRow(id: $0.integer(0), key: $0.blob(1), value: $0.blob(2)) }
+        ) { RecordRow(id: $0.integer(0), digest: $0.integer(1), key: $0.blob(2), value: $0.blob(3)) }
     }
 
     /// Adds rows to records (a key's first row creates it) under their key digests, in digest
