@@ -47,15 +47,14 @@ cd "$root"
 
 log() { printf '==> %s\n' "$*" >&2; }
 die() { printf 'nights.sh: %s\n' "$*" >&2; exit 1; }
+# shellcheck source=Benchmarks/tools.sh
+. "$here/tools.sh"
 
 nights=${NIGHTS:-15}
 per_night=${EVENTS_PER_NIGHT:-200000}
 seed=${NIGHTS_SEED:-9}
 backfill_share=${BACKFILL_SHARE:-0.05}
-for pair in "NIGHTS=$nights" "EVENTS_PER_NIGHT=$per_night"; do
-    value=${pair#*=}
-    [[ "$value" =~ ^[1-9][0-9]*$ ]] || die "${pair%%=*} must be a positive integer, not '$value'"
-done
+require_positive_integers "NIGHTS=$nights" "EVENTS_PER_NIGHT=$per_night"
 [[ "$seed" =~ ^[0-9]+$ ]] || die "NIGHTS_SEED must be a non-negative integer, not '$seed'"
 [[ "$backfill_share" =~ ^0?\.[0-9]+$ ]] || die "BACKFILL_SHARE must be a fraction such as 0.05, not '$backfill_share'"
 if [ "$nights" = 15 ] && [ "$per_night" = 200000 ]; then
@@ -66,16 +65,9 @@ fi
 results=${NIGHTS_RESULTS:-$default_results}
 events=$((nights * per_night))
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/grove-nights.XXXXXX")
-if [ "${BENCH_KEEP_OUTPUT:-0}" = 1 ]; then
-    trap 'echo "nights.sh: state and reports kept in $tmp" >&2' EXIT
-else
-    trap 'rm -rf "$tmp"' EXIT
-fi
+make_scratch nights
 
 # --- tools -----------------------------------------------------------------------------------
-# shellcheck source=Benchmarks/tools.sh
-. "$here/tools.sh"
 require_gnu_time
 find_grove_report
 
