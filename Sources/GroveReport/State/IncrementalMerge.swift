@@ -40,13 +40,13 @@ struct IncrementalMerge {
         var sealed = sealing.sealed(fresh)
         // The totals over all keys are kept merged apart from the per-key records a night loads.
         try mergeTotals(Self.takeTotals(from: &sealed))
-        let rows = try StateRows.rows(of: sealed, names: names)
-        let digests = rows.map { digest.of($0.key) }
+        var rows = try StateRows.rows(of: sealed, names: names).map { (digest: digest.of($0.key), row: $0) }
         // Every lookup of a phase is one sorted batch: SQLite then reads each page once.
-        try load(digests)
+        try load(rows.map(\.digest))
         try loadClickComponents(also: sealed)
         try loadUnitComponents(also: sealed)
-        try store.appendRecordRows(zip(digests, rows).map { ($0, $1) })
+        // Handed over, not kept: the rows are written and released before the joins.
+        try store.appendRecordRows(take(&rows, []))
         try store.addLinks(Self.links(of: sealed, digest: digest, names: names))
         var changes: [PreviewScope: [PartialState]] = [:]
         for scope in PreviewScope.allCases {

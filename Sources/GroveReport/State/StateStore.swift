@@ -248,9 +248,10 @@ final class StateStore {
 
     /// Adds rows to records (a key's first row creates it) under their key digests, in digest
     /// order so that the index takes them page by page.
-    func appendRecordRows(_ rows: [(digest: Int64, row: StateRows.Row)]) throws(StateError) {
+    func appendRecordRows(_ rows: consuming [(digest: Int64, row: StateRows.Row)]) throws(StateError) {
         try growKeyFilter(adding: rows.count)
-        for (digest, row) in rows.sorted(by: { $0.digest < $1.digest }) {
+        rows.sort { $0.digest < $1.digest }
+        for (digest, row) in rows {
             try run("INSERT INTO records (hash, key, value) VALUES (?, ?, ?)", [.integer(digest), .blob(row.key), .blob(row.value)])
             keyFilter?.add(digest)
         }
