@@ -25,16 +25,13 @@ struct StateKeyFilter {
     init(capacity: Int) {
         self.capacity = max(capacity, Self.smallestCapacity)
         count = 0
-        let blockBits = Self.wordsPerBlock * 64
-        let blockCount = (self.capacity * Self.bitsPerDigest + blockBits - 1) / blockBits
-        blocks = Array(repeating: [UInt64](repeating: 0, count: Self.wordsPerBlock), count: blockCount)
+        blocks = Array(repeating: [UInt64](repeating: 0, count: Self.wordsPerBlock), count: Self.blockCount(capacity: self.capacity))
         changed = Set(blocks.indices)
     }
 
     /// A filter as stored; nil when its blocks do not fit its capacity (a damaged state).
     init?(capacity: Int, count: Int, blocks stored: [[UInt8]]) {
-        let empty = StateKeyFilter(capacity: capacity)
-        guard capacity == empty.capacity, count >= 0, stored.count == empty.blocks.count,
+        guard capacity >= Self.smallestCapacity, count >= 0, stored.count == Self.blockCount(capacity: capacity),
               stored.allSatisfy({ $0.count == Self.wordsPerBlock * 8 })
         else { return nil }
         self.capacity = capacity
@@ -42,6 +39,11 @@ struct StateKeyFilter {
         blocks = stored.map { bytes in
             stride(from: 0, to: bytes.count, by: 8).map { start in bytes[start..<start + 8].reversed().reduce(0) { $0 << 8 | UInt64($1) } }
         }
+    }
+
+    private static func blockCount(capacity: Int) -> Int {
+        let blockBits = wordsPerBlock * 64
+        return (capacity * bitsPerDigest + blockBits - 1) / blockBits
     }
 
     /// A block's bits as stored, little-endian words.
