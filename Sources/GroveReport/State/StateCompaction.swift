@@ -11,7 +11,7 @@ public enum StateCompaction {
         var rowsByDigest: [Int64: Int] = [:]
         for row in rows { rowsByDigest[row.digest, default: 0] += 1 }
         let candidates = rows.filter { rowsByDigest[$0.digest, default: 0] >= minimumRows }
-        for (key, keyRows) in Dictionary(grouping: candidates, by: \.key) where keyRows.count >= minimumRows {
+        for keyRows in Dictionary(grouping: candidates, by: \.key).values where keyRows.count >= minimumRows {
             var record = PartialState()
             try StateRows.read(keyRows.map { StateRows.Row(key: $0.key, value: $0.value) }, into: &record, names: names)
             guard let merged = try StateRows.rows(of: record, names: names).first else { continue }
