@@ -47,13 +47,12 @@ cd "$root"
 
 log() { printf '==> %s\n' "$*" >&2; }
 die() { printf 'campaigns.sh: %s\n' "$*" >&2; exit 1; }
+# shellcheck source=Benchmarks/tools.sh
+. "$here/tools.sh"
 
 campaigns=${CAMPAIGNS:-500000}
 planted=${STATE_CAMPAIGNS:-100000}
-for pair in "CAMPAIGNS=$campaigns" "STATE_CAMPAIGNS=$planted"; do
-    value=${pair#*=}
-    [[ "$value" =~ ^[1-9][0-9]*$ ]] || die "${pair%%=*} must be a positive integer, not '$value'"
-done
+require_positive_integers "CAMPAIGNS=$campaigns" "STATE_CAMPAIGNS=$planted"
 if [ "$campaigns" = 500000 ] && [ "$planted" = 100000 ]; then
     default_results=Benchmarks/results/campaigns.md
 else
@@ -61,16 +60,9 @@ else
 fi
 results=${CAMPAIGNS_RESULTS:-$default_results}
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/grove-campaigns.XXXXXX")
-if [ "${BENCH_KEEP_OUTPUT:-0}" = 1 ]; then
-    trap 'echo "campaigns.sh: reports and state kept in $tmp" >&2' EXIT
-else
-    trap 'rm -rf "$tmp"' EXIT
-fi
+make_scratch campaigns
 
 # --- tools -----------------------------------------------------------------------------------
-# shellcheck source=Benchmarks/tools.sh
-. "$here/tools.sh"
 require_gnu_time
 find_grove_report
 chromium=$(command -v chromium || true)

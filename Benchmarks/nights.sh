@@ -1,27 +1,32 @@
 #!/usr/bin/env bash
-# The nights benchmark (issue 9): NIGHTS days of generated logs (`generate --days`, journeys
-# that cross midnight), run night by night on one --state, against one plain run over all days.
+# The nights benchmark (issue 30): what a nightly `run --state` costs against the same night
+# run without a state, back to back, on multi-day logs with journeys across midnight and one
+# backfill night whose lines span every day; the state's size against the gzip it ingested; and
+# all nights against one run over every file.
 #
-#   Benchmarks/nights.sh                               30 nights of ~300k events (the target)
-#   NIGHTS=5 EVENTS_PER_NIGHT=50000 Benchmarks/nights.sh   a quick check that it works
+#   Benchmarks/nights.sh                                     15 nights of ~200k events + backfill
+#   NIGHTS=5 EVENTS_PER_NIGHT=2000000 Benchmarks/nights.sh   the large-night check
+#   NIGHTS=3 EVENTS_PER_NIGHT=20000 Benchmarks/nights.sh     a quick check that it works
 #
-# Environment: NIGHTS, EVENTS_PER_NIGHT, NIGHTS_SEED, GROVE_BIN, BENCH_SCRATCH_PATH,
-# NIGHTS_RESULTS, BENCH_KEEP_OUTPUT. See Benchmarks/README.md.
+# Environment: NIGHTS, EVENTS_PER_NIGHT, NIGHTS_SEED, BACKFILL_SHARE, GROVE_BIN,
+# BENCH_SCRATCH_PATH, NIGHTS_RESULTS, BENCH_KEEP_OUTPUT. See Benchmarks/README.md.
 set -euo pipefail
 
 usage() {
     cat <<'EOF'
 usage: Benchmarks/nights.sh
 
-Builds grove-report (release), generates NIGHTS days of EVENTS_PER_NIGHT events each into
-Benchmarks/data/ (once), runs them night by night on one new state, measuring each night's wall
-time and peak RSS, then one run without state over all the files; checks that the last night's
-reports equal the single run's and writes the table to Benchmarks/results/nights.md (other sizes:
-Benchmarks/results/nights-small.md).
+Builds grove-report (release), generates NIGHTS days of EVENTS_PER_NIGHT events (once, into
+Benchmarks/data/), moves BACKFILL_SHARE of every day's lines into one backfill file run after
+the last day, then runs each night on one new state and, right after, the same file without a
+state, measuring CPU (user + system), wall time and peak RSS of both. Then one run without state
+over every file; the last night's reports must equal its. Writes the table to
+Benchmarks/results/nights.md (other sizes: nights-<N>x<EVENTS>.md).
 
-  NIGHTS              number of nights (default 30)
-  EVENTS_PER_NIGHT    events per night (default 300000)
+  NIGHTS              number of days (default 15)
+  EVENTS_PER_NIGHT    events per day (default 200000)
   NIGHTS_SEED         generator seed (default 9)
+  BACKFILL_SHARE      share of each day's lines delivered late, in the backfill night (default 0.05)
   GROVE_BIN           use this grove-report binary instead of building one
   BENCH_SCRATCH_PATH  build with --scratch-path DIR instead of .build
   NIGHTS_RESULTS      write the table here instead
@@ -42,148 +47,143 @@ cd "$root"
 
 log() { printf '==> %s\n' "$*" >&2; }
 die() { printf 'nights.sh: %s\n' "$*" >&2; exit 1; }
+# shellcheck source=Benchmarks/tools.sh
+. "$here/tools.sh"
 
-nights=${NIGHTS:-30}
-per_night=${EVENTS_PER_NIGHT:-300000}
+nights=${NIGHTS:-15}
+per_night=${EVENTS_PER_NIGHT:-200000}
 seed=${NIGHTS_SEED:-9}
-for pair in "NIGHTS=$nights" "EVENTS_PER_NIGHT=$per_night"; do
-    value=${pair#*=}
-    [[ "$value" =~ ^[1-9][0-9]*$ ]] || die "${pair%%=*} must be a positive integer, not '$value'"
-done
+backfill_share=${BACKFILL_SHARE:-0.05}
+require_positive_integers "NIGHTS=$nights" "EVENTS_PER_NIGHT=$per_night"
 [[ "$seed" =~ ^[0-9]+$ ]] || die "NIGHTS_SEED must be a non-negative integer, not '$seed'"
-if [ "$nights" = 30 ] && [ "$per_night" = 300000 ]; then
+[[ "$backfill_share" =~ ^0?\.[0-9]+$ ]] || die "BACKFILL_SHARE must be a fraction such as 0.05, not '$backfill_share'"
+if [ "$nights" = 15 ] && [ "$per_night" = 200000 ]; then
     default_results=Benchmarks/results/nights.md
 else
-    default_results=Benchmarks/results/nights-small.md
+    default_results=Benchmarks/results/nights-${nights}x${per_night}.md
 fi
 results=${NIGHTS_RESULTS:-$default_results}
 events=$((nights * per_night))
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/grove-nights.XXXXXX")
-if [ "${BENCH_KEEP_OUTPUT:-0}" = 1 ]; then
-    trap 'echo "nights.sh: state and reports kept in $tmp" >&2' EXIT
-else
-    trap 'rm -rf "$tmp"' EXIT
-fi
+make_scratch nights
 
 # --- tools -----------------------------------------------------------------------------------
-# shellcheck source=Benchmarks/tools.sh
-. "$here/tools.sh"
 require_gnu_time
-
 find_grove_report
 
 # --- data ------------------------------------------------------------------------------------
-data=Benchmarks/data/nights-${nights}x${per_night}-seed${seed}
+data=Benchmarks/data/nights-${nights}x${per_night}-seed${seed}-backfill${backfill_share}
 if [ ! -f "$data/.complete" ]; then
     log "generating $nights days of $per_night events into $data"
     rm -rf "$data"
-    "$bin" generate --days "$nights" --events "$events" --seed "$seed" --out "$data" >&2
+    "$bin" generate --days "$nights" --events "$events" --seed "$seed" --out "$data/generated" >&2
+    # A seeded share of each day's lines is delivered late, all together: a backfill night
+    # whose lines span every day (run after the last day).
+    python3 - "$data" "$backfill_share" "$seed" <<'PY'
+import glob, gzip, os, random, sys
+data, share, seed = sys.argv[1], float(sys.argv[2]), int(sys.argv[3])
+rng = random.Random(seed)
+late = []
+for path in sorted(glob.glob(os.path.join(data, "generated", "events-*.ndjson.gz"))):
+    kept = []
+    with gzip.open(path, "rb") as day:
+        for line in day:
+            (late if rng.random() < share else kept).append(line)
+    with gzip.open(os.path.join(data, os.path.basename(path)), "wb", compresslevel=6) as out:
+        out.writelines(kept)
+rng.shuffle(late)
+with gzip.open(os.path.join(data, "zz-backfill.ndjson.gz"), "wb", compresslevel=6) as out:
+    out.writelines(late)
+PY
+    rm -rf "$data/generated"
     touch "$data/.complete"
 fi
-files=("$data"/events-*.ndjson.gz)
-[ "${#files[@]}" = "$nights" ] || die "$data holds ${#files[@]} files, not $nights: delete it and rerun"
-data_mib=$(du -smL "$data" | cut -f1)
+files=("$data"/events-*.ndjson.gz "$data/zz-backfill.ndjson.gz")
+[ "${#files[@]}" = $((nights + 1)) ] || die "$data holds ${#files[@]} files, not $((nights + 1)): delete it and rerun"
+
+# Runs a command under GNU time; prints "wall rss_kib cpu".
+timed() {
+    /usr/bin/time -f "%e %M %U %S" -o "$tmp/time" "$@" >"$tmp/run.log" 2>&1 || { cat "$tmp/run.log" >&2; return 1; }
+    read -r wall rss user system <"$tmp/time"
+    awk -v w="$wall" -v r="$rss" -v u="$user" -v s="$system" 'BEGIN { printf "%s %s %.2f\n", w, r, u + s }'
+}
 
 # --- nights ----------------------------------------------------------------------------------
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 state=$tmp/state.sqlite
+ingested=0
 : >"$tmp/nights.tsv"
-for ((night = 1; night <= nights; night++)); do
-    out=$tmp/night
-    rm -rf "$out"
+for ((night = 1; night <= ${#files[@]}; night++)); do
     file=${files[night - 1]}
-    if ! /usr/bin/time -f "%e %M %U %S" -o "$tmp/time" \
-        "$bin" run --state "$state" --out "$out" --max-reject-rate 1 "$file" >"$tmp/run.log" 2>&1; then
-        cat "$tmp/run.log" >&2
-        die "night $night ($file) failed"
-    fi
-    read -r wall rss_kib user_s system_s <"$tmp/time"
-    state_bytes=$(stat -c %s "$state")
-    cpu=$(awk -v u="$user_s" -v s="$system_s" 'BEGIN { printf "%.2f", u + s }')
-    printf '%d\t%s\t%s\t%s\t%s\t%s\n' "$night" "$(basename "$file")" "$wall" "$rss_kib" "$state_bytes" "$cpu" >>"$tmp/nights.tsv"
-    log "night $night/$nights: ${wall}s, $((rss_kib / 1024)) MiB peak, state $((state_bytes / 1048576)) MiB"
+    rm -rf "$tmp/with" "$tmp/without"
+    read -r wall rss cpu < <(timed "$bin" run --state "$state" --out "$tmp/with" --max-reject-rate 1 "$file") \
+        || die "night $night ($file) failed with the state"
+    read -r plain_wall plain_rss plain_cpu < <(timed "$bin" run --out "$tmp/without" --max-reject-rate 1 "$file") \
+        || die "night $night ($file) failed without a state"
+    ingested=$((ingested + $(stat -c %s "$file")))
+    state_bytes=$(( $(stat -c %s "$state") + $( [ -f "$state-wal" ] && stat -c %s "$state-wal" || echo 0) ))
+    kind=full
+    [ "$file" = "$data/zz-backfill.ndjson.gz" ] && kind=backfill
+    printf '%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$night" "$(basename "$file")" "$kind" "$wall" "$rss" "$cpu" \
+        "$plain_wall" "$plain_rss" "$plain_cpu" "$state_bytes" "$ingested" >>"$tmp/nights.tsv"
+    log "night $night ($kind): state ${cpu}s CPU ${wall}s wall $((rss / 1024)) MiB; without ${plain_cpu}s CPU; state $((state_bytes / 1048576)) MiB for $((ingested / 1048576)) MiB of gzip"
 done
-wal_bytes=0
-[ -f "$state-wal" ] && wal_bytes=$(stat -c %s "$state-wal")
 
-log "one run without state over all $nights files"
-if ! /usr/bin/time -f "%e %M" -o "$tmp/time" \
-    "$bin" run --out "$tmp/single" --max-reject-rate 1 "${files[@]}" >"$tmp/run.log" 2>&1; then
-    cat "$tmp/run.log" >&2
-    die "the single run failed"
-fi
-read -r single_wall single_rss_kib <"$tmp/time"
+log "one run without state over all ${#files[@]} files"
+read -r single_wall single_rss single_cpu < <(timed "$bin" run --out "$tmp/single" --max-reject-rate 1 "${files[@]}") \
+    || die "the single run failed"
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 
-# What cron jobs without a state would report: each night alone, added up (issue 9's table).
-log "each night alone, without state (not timed)"
-# attributed clicks, orphan binds, units, converted units of one run's reports
-figures() {
-    python3 - "$1" <<'PY'
-import csv, json, sys
-out = sys.argv[1]
-totals = json.load(open(out + "/attribution.json"))["totals"]
-rows = list(csv.DictReader(open(out + "/exposure.csv")))
-print(totals["attributed"], totals["orphan_binds"], sum(int(r["units"]) for r in rows),
-      sum(int(r["converted_units"]) for r in rows))
-PY
-}
-alone=(0 0 0 0)
-for ((night = 1; night <= nights; night++)); do
-    rm -rf "$tmp/alone"
-    "$bin" run --out "$tmp/alone" --max-reject-rate 1 "${files[night - 1]}" >"$tmp/run.log" 2>&1 \
-        || { cat "$tmp/run.log" >&2; die "night $night alone failed"; }
-    read -r -a tonight <<<"$(figures "$tmp/alone")"
-    for i in 0 1 2 3; do alone[i]=$((alone[i] + tonight[i])); done
-done
-read -r -a single_figures <<<"$(figures "$tmp/single")"
-
-# --- check -----------------------------------------------------------------------------------
 mismatches=()
-for report in attribution.csv attribution.json exposure.csv exposure.json preview_audit.json; do
-    cmp -s "$tmp/night/$report" "$tmp/single/$report" || mismatches+=("$report")
+for report in attribution.csv attribution.json exposure.csv exposure.json preview_audit.json report.html; do
+    cmp -s "$tmp/with/$report" "$tmp/single/$report" || mismatches+=("$report")
 done
 if [ "${#mismatches[@]}" = 0 ]; then
-    check="the last night's attribution.csv, attribution.json, exposure.csv, exposure.json and preview_audit.json are byte-identical to the single run's"
+    check="the last night's attribution.csv, attribution.json, exposure.csv, exposure.json, preview_audit.json and report.html are byte-identical to the single run's"
 else
     check="MISMATCH: ${mismatches[*]} differ between the last night and the single run"
 fi
 
 # --- table -----------------------------------------------------------------------------------
 mkdir -p "$(dirname "$results")"
-awk -F'\t' -v nights="$nights" -v per_night="$per_night" -v seed="$seed" -v data_mib="$data_mib" \
-    -v single_wall="$single_wall" -v single_rss="$single_rss_kib" -v wal="$wal_bytes" \
-    -v load_before="$load_before" -v load_after="$load_after" -v cores="$(nproc)" \
-    -v when="$(date -u '+%Y-%m-%d %H:%M UTC')" -v check="$check" \
-    -v single_figures="${single_figures[*]}" -v alone_figures="${alone[*]}" '
-    function mib(kib) { return sprintf("%.0f", kib / 1024) }
-    function verdict(ok) { return ok ? "met" : "**missed**" }
-    { night[$1] = $2; wall[$1] = $3; rss[$1] = $4; size[$1] = $5; cpu[$1] = $6; total += $3 }
-    END {
-        w1 = wall[1]; wn = wall[nights]; r1 = rss[1]; rn = rss[nights]
-        wratio = w1 > 0 ? wn / w1 : 0; rratio = r1 > 0 ? rn / r1 : 0
-        c1 = cpu[1]; cn = cpu[nights]; cratio = c1 > 0 ? cn / c1 : 0
-        printf "# Nights benchmark\n\n"
-        printf "%s, %s cores, load average %s before and %s after (the machine is shared: other work shows in the figures).\n\n", when, cores, load_before, load_after
-        printf "%d nights of about %d events (`generate --days %d --events %d --seed %d`, %s MiB of gzip), run night by night on one `--state`, release build.\n\n", nights, per_night, nights, nights * per_night, seed, data_mib
-        printf "| | wall s | peak RSS MiB | CPU s (user + system) |\n|---|---:|---:|---:|\n"
-        printf "| night 1 (%s) | %.2f | %s | %.2f |\n", night[1], w1, mib(r1), c1
-        printf "| night %d (%s) | %.2f | %s | %.2f |\n", nights, night[nights], wn, mib(rn), cn
-        printf "| night %d / night 1 | %.2f (target ≤ 2: %s) | %.2f (target ≤ 1.5: %s) | %.2f |\n", nights, wratio, verdict(wratio <= 2), rratio, verdict(rratio <= 1.5), cratio
-        printf "| all %d nights, summed | %.2f | | |\n", nights, total
-        printf "| one run without state over all %d files | %.2f | %s | |\n\n", nights, single_wall, mib(single_rss)
-        printf "CPU time is given beside wall time because the machine may be shared: it is the steadier measure of the work a night does.\n\n"
-        printf "State after night %d: %.1f MiB (`-wal` beside it: %.1f MiB).\n\n", nights, size[nights] / 1048576, wal / 1048576
-        printf "Check: %s.\n\n", check
-        split(single_figures, s, " "); split(alone_figures, a, " ")
-        printf "Journeys cross midnight: the nights run alone without a state and added up, against one run over all days (or the last night on the state):\n\n"
-        printf "| | one run over all days | sum of nights run alone |\n|---|---:|---:|\n"
-        printf "| attributed clicks | %d | %d |\n| orphan binds | %d | %d |\n| units | %d | %d |\n| converted units | %d | %d |\n\n", s[1], a[1], s[2], a[2], s[3], a[3], s[4], a[4]
-        printf "<details><summary>Every night</summary>\n\n| night | file | wall s | CPU s | peak RSS MiB | state MiB |\n|---:|---|---:|---:|---:|---:|\n"
-        for (n = 1; n <= nights; n++) printf "| %d | %s | %.2f | %.2f | %s | %.1f |\n", n, night[n], wall[n], cpu[n], mib(rss[n]), size[n] / 1048576
-        printf "\n</details>\n"
-    }' "$tmp/nights.tsv" >"$results"
+python3 - "$tmp/nights.tsv" "$results" <<PY
+import statistics, sys
+rows = [line.rstrip("\n").split("\t") for line in open(sys.argv[1])]
+nights = [dict(n=int(r[0]), file=r[1], kind=r[2], wall=float(r[3]), rss=int(r[4]), cpu=float(r[5]),
+               pwall=float(r[6]), prss=int(r[7]), pcpu=float(r[8]), state=int(r[9]), gzip=int(r[10])) for r in rows]
+full = [n for n in nights if n["kind"] == "full"]
+backfill = [n for n in nights if n["kind"] == "backfill"]
+def ratio(a, b): return a / b if b else float("inf")
+def verdict(value, target): return f"{value:.2f} (target ≤ {target}: {'met' if value <= target else '**missed**'})"
+cpu_ratios = [ratio(n["cpu"], n["pcpu"]) for n in full]
+rss_ratios = [ratio(n["rss"], n["prss"]) for n in full]
+last = nights[-1]
+total = sum(n["wall"] for n in nights)
+out = []
+out.append("# Nights benchmark\n")
+out.append("$(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, load average $load_before before and $load_after after; grove-report $(source_label)${build_command:+ built with \`$build_command\`}.\n")
+out.append("$nights days of about $per_night events (\`generate --days $nights --events $events --seed $seed\`), "
+           "$backfill_share of every day's lines moved into one backfill night run last; each night run on one \`--state\` "
+           "and, right after, without it. CPU is user + system (the steadier measure on a shared machine).\n")
+out.append("| | measured | target |\n|---|---:|---|")
+out.append(f"| state night CPU / the same night without, median of full nights | {verdict(statistics.median(cpu_ratios), 2)} | ≤ 2 |")
+if backfill:
+    b = backfill[0]
+    out.append(f"| backfill night CPU / without ({b['cpu']:.2f} s / {b['pcpu']:.2f} s) | {verdict(ratio(b['cpu'], b['pcpu']), 4)} | ≤ 4 |")
+out.append(f"| state file (with \`-wal\`) / gzip ingested ({last['state'] / 1048576:.1f} / {last['gzip'] / 1048576:.1f} MiB) | {verdict(ratio(last['state'], last['gzip']), 1.0)} | ≤ 1.0 |")
+out.append(f"| wall of the last full night / the first ({full[-1]['wall']:.2f} / {full[0]['wall']:.2f} s) | {verdict(ratio(full[-1]['wall'], full[0]['wall']), 1.2)} | ≤ 1.2 |")
+out.append(f"| peak RSS of a state night / without, median of full nights | {verdict(statistics.median(rss_ratios), 1.5)} | ≤ 1.5 |")
+out.append(f"| all nights summed / one run over every file ({total:.2f} / $single_wall s) | {verdict(ratio(total, float('$single_wall')), 3)} | ≤ 3 |")
+out.append("\nCheck: $check.\n")
+out.append("<details><summary>Every night</summary>\n")
+out.append("| night | file | CPU s with / without | ratio | wall s with / without | peak RSS MiB with / without | state MiB | gzip ingested MiB |")
+out.append("|---:|---|---:|---:|---:|---:|---:|---:|")
+for n in nights:
+    out.append(f"| {n['n']} | {n['file']} | {n['cpu']:.2f} / {n['pcpu']:.2f} | {ratio(n['cpu'], n['pcpu']):.2f} | "
+               f"{n['wall']:.2f} / {n['pwall']:.2f} | {n['rss'] // 1024} / {n['prss'] // 1024} | {n['state'] / 1048576:.1f} | {n['gzip'] / 1048576:.1f} |")
+out.append("\n</details>")
+open(sys.argv[2], "w").write("\n".join(out) + "\n")
+PY
 cat "$results"
 log "wrote $results"
 [ "${#mismatches[@]}" = 0 ] || exit 1

@@ -1,5 +1,25 @@
-# Sourced by the benchmark scripts (after they define `log`, `die` and `tmp`): the tools they
-# need, installed once, and the grove-report binary they measure.
+# Sourced by the benchmark scripts (after they define `log` and `die`): their scratch
+# directory, the checks of their settings, the tools they need, installed once, and the
+# grove-report binary they measure.
+
+# Dies unless each NAME=VALUE argument holds a positive integer.
+require_positive_integers() {
+    local pair
+    for pair in "$@"; do
+        [[ "${pair#*=}" =~ ^[1-9][0-9]*$ ]] || die "${pair%%=*} must be a positive integer, not '${pair#*=}'"
+    done
+}
+
+# Sets `tmp` to a new scratch directory, removed at exit unless BENCH_KEEP_OUTPUT=1 (then its
+# path is printed).
+make_scratch() { # name
+    tmp=$(mktemp -d "${TMPDIR:-/tmp}/grove-$1.XXXXXX")
+    if [ "${BENCH_KEEP_OUTPUT:-0}" = 1 ]; then
+        trap 'echo "outputs kept in $tmp" >&2' EXIT
+    else
+        trap 'rm -rf "$tmp"' EXIT
+    fi
+}
 
 as_root() {
     if [ "$(id -u)" -eq 0 ]; then "$@"

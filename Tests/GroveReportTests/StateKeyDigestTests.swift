@@ -89,3 +89,28 @@ enum CRC32Collisions {
         }
     }
 }
+
+/// The filter of stored digests may answer "maybe" for a digest never added, but never "no" for
+/// one that was: a miss would lose a stored record from a night's merge.
+struct StateKeyFilterTests {
+    @Test func everyAddedDigestIsFoundAndFewOthersPass() throws {
+        var generator = SystemRandomNumberGenerator()
+        var filter = StateKeyFilter(capacity: 100_000)
+        let added = (0..<100_000).map { _ in Int64.random(in: -(1 << 47)..<(1 << 47), using: &generator) }
+        for digest in added { filter.add(digest) }
+        #expect(added.allSatisfy(filter.mightContain))
+        let others = (0..<100_000).map { _ in Int64.random(in: -(1 << 47)..<(1 << 47), using: &generator) }
+        let passed = others.filter(filter.mightContain).count
+        #expect(passed < 2_000, "\(passed) of 100,000 absent digests passed")
+        // Stored and read back, the same filter; a block short, refused.
+        let blocks = filter.blocks.indices.map(filter.bytes(ofBlock:))
+        let stored = try #require(StateKeyFilter(capacity: filter.capacity, count: filter.count, blocks: blocks))
+        #expect(stored.blocks == filter.blocks && stored.count == filter.count)
+        #expect(StateKeyFilter(capacity: filter.capacity, count: 0, blocks: blocks.dropLast()) == nil)
+        #expect(!filter.isFull(adding: 0) && filter.isFull(adding: 1))
+        // A digest changes one block: a small night writes back only what it touched.
+        var fresh = stored
+        fresh.add(added[0])
+        #expect(fresh.changed.count == 1)
+    }
+}

@@ -35,6 +35,21 @@ struct StateLayoutTests {
         // Without compaction one key would have a row a night; with it, at most one more than it keeps.
         #expect(try Self.mostRowsOfOneKey(state) <= IncrementalMerge.compactionRows)
         #expect(try StateTests.comparable(directory + "/night-\(nights - 1)") == StateTests.comparable(directory + "/single"))
+
+        // What the state holds, by kind: the click that came back every night is one key in rows.
+        let described = try execute(["state", state])
+        #expect(described.status == 0, "\(described.stderr)")
+        #expect(described.stdout.contains("records click: "), "\(described.stdout)")
+        #expect(described.stdout.contains("bytes records: "), "\(described.stdout)")
+        // `--compact` rewrites every key kept in several rows as one, and the reports stay.
+        let compacted = try execute(["state", state, "--compact"])
+        #expect(compacted.status == 0, "\(compacted.stderr)")
+        #expect(compacted.stdout.contains("stored in several rows rewritten as one"), "\(compacted.stdout)")
+        #expect(try Self.mostRowsOfOneKey(state) == 1)
+        let after = try execute(["run", "--state", state, "--out", directory + "/after", "--max-reject-rate", "1"])
+        #expect(after.status == 0, "\(after.stderr)")
+        #expect(try StateTests.comparable(directory + "/after") == StateTests.comparable(directory + "/single"))
+        #expect(try execute(["state", state, "--compact", "--check"]).status == 2)
     }
 
     /// `Tests/Fixtures/state-v1`: three days of `generate --days 3 --events 3000 --seed 5`, the

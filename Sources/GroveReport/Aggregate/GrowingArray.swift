@@ -121,6 +121,11 @@ extension GrowingArray: RandomAccessCollection, MutableCollection {
     var startIndex: Int { 0 }
     var endIndex: Int { storage.count }
 
+    /// The elements in place: copying a slice (a symbol's bytes) into an array is then one move.
+    func withContiguousStorageIfAvailable<Result>(_ body: (UnsafeBufferPointer<Element>) throws -> Result) rethrows -> Result? {
+        try withUnsafeBufferPointer(body)
+    }
+
     subscript(position: Int) -> Element {
         get {
             precondition(position >= 0 && position < storage.count, "GrowingArray index out of range")

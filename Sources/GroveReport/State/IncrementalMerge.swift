@@ -43,13 +43,13 @@ struct IncrementalMerge {
         var sealed = sealing.sealed(fresh)
         // The totals over all keys are kept merged apart from the per-key records a night loads.
         try mergeTotals(Self.takeTotals(from: &sealed))
-        let rows = try StateRows.rows(of: sealed, names: names)
-        let digests = rows.map { digest.of($0.key) }
+        var rows = try StateRows.rows(of: sealed, names: names).map { (digest: digest.of($0.key), row: $0) }
         // Every lookup of a phase is one sorted batch: SQLite then reads each page once.
-        try load(digests)
+        try load(rows.map(\.digest))
         try loadClickComponents(also: sealed)
         try loadUnitComponents(also: sealed)
-        try store.appendRecordRows(zip(digests, rows).map { ($0, $1) })
+        // Handed over, not kept: the rows are written and released before the joins.
+        try store.appendRecordRows(take(&rows, []))
         try store.addLinks(Self.links(of: sealed, digest: digest, names: names))
         var changes: [PreviewScope: [PartialState]] = [:]
         for scope in PreviewScope.allCases {
@@ -101,13 +101,7 @@ struct IncrementalMerge {
         let rows = try store.recordRows(hashes: digests.filter { loaded.insert($0).inserted }, through: lastStoredRow)
         rowsRead += rows.count
         try StateRows.read(rows.lazy.map { StateRows.Row(key: $0.key, value: $0.value) }, into: &before, names: names)
-        for (key, keyRows) in Dictionary(grouping: rows, by: \.key) where keyRows.count >= Self.compactionRows {
-            var record = PartialState()
-            try StateRows.read(keyRows.map { StateRows.Row(key: $0.key, value: $0.value) }, into: &record, names: names)
-            guard let merged = try StateRows.rows(of: record, names: names).first else { continue }
-            for row in keyRows { try store.deleteRecordRow(id: row.id) }
-            try store.appendRecordRows([(digest.of(key), merged)])
-        }
+        try StateCompaction.rewrite(rows, minimumRows: Self.compactionRows, store: store, names: names)
     }
 
     /// This run's opens linked to the clicks their originals name, and its install records and

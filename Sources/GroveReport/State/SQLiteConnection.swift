@@ -147,6 +147,8 @@ final class SQLiteStatement {
         case real(Double)
         case text(String)
         case bytes([UInt8])
+        /// Bytes that are no text (the binary rows of the state).
+        case blob([UInt8])
         case null
     }
 
@@ -167,6 +169,11 @@ final class SQLiteStatement {
                 status = (bytes.isEmpty ? [0] : bytes).withUnsafeBytes {
                     sqlite3_bind_text(statement, position, $0.baseAddress!.assumingMemoryBound(to: CChar.self),
                                       Int32(bytes.count), grove_sqlite_transient())
+                }
+            case .blob(let bytes):
+                // A zero-length blob is bound from a valid pointer, so it reads back as x'' and not NULL.
+                status = (bytes.isEmpty ? [0] : bytes).withUnsafeBytes {
+                    sqlite3_bind_blob(statement, position, $0.baseAddress, Int32(bytes.count), grove_sqlite_transient())
                 }
             case .null: status = sqlite3_bind_null(statement, position)
             }
@@ -205,6 +212,12 @@ final class SQLiteStatement {
     func bytes(_ column: Int32) -> [UInt8] {
         guard let text = sqlite3_column_text(statement, column) else { return [] }
         return Array(UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(statement, column))))
+    }
+
+    /// The column's bytes as a blob (empty for NULL).
+    func blob(_ column: Int32) -> [UInt8] {
+        guard let blob = sqlite3_column_blob(statement, column) else { return [] }
+        return Array(UnsafeRawBufferPointer(start: blob, count: Int(sqlite3_column_bytes(statement, column))))
     }
 
     func text(_ column: Int32) -> String { String(decoding: bytes(column), as: UTF8.self) }

@@ -54,8 +54,9 @@ final class StateKeyDigest {
         var output = [UInt8](repeating: 0, count: 8)
         var length = 0
         // A null key re-initializes the context with the key it was given.
+        // An empty message adds nothing to the state the key set.
         guard EVP_MAC_init(context, nil, 0, nil) == 1,
-              EVP_MAC_update(context, bytes.baseAddress ?? UnsafePointer(output), bytes.count) == 1,
+              bytes.baseAddress.map({ EVP_MAC_update(context, $0, bytes.count) }) ?? 1 == 1,
               EVP_MAC_final(context, &output, &length, 8) == 1, length == 8
         else { fatalError("SipHash failed") }
         return output.reversed().reduce(0) { $0 << 8 | UInt64($1) }

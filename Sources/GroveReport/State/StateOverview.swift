@@ -10,11 +10,24 @@ public struct StateOverview {
         var options: String
         var lines: Int
         var rejected: Int
+        /// Stored record rows the run read (schema 3 on).
+        var recordsRead: Int?
         var inputs: [StateStore.LedgerEntry]
+    }
+
+    /// The per-key records of one kind: distinct keys and the rows that hold them.
+    struct Kind {
+        var name: String
+        var keys: Int
+        var rows: Int
     }
 
     var schemaVersion: Int
     var runs: [Run]
+    /// What the state holds (schema 3 on; an older state shows it after its next run migrates it).
+    var kinds: [Kind] = []
+    /// Bytes of the file by table and index (SQLite's `dbstat`), largest first.
+    var tableBytes: [(name: String, bytes: Int)] = []
 
     public init(path: String, lockWaitSeconds: Double = 0) throws(StateError) {
         schemaVersion = try Self.version(of: path, lockWaitSeconds: lockWaitSeconds)
@@ -30,17 +43,32 @@ public struct StateOverview {
                     run: run, name: inputRows.isNull(1) ? nil : inputRows.text(1), sha256: inputRows.text(2),
                     lines: Int(inputRows.integer(3))))
             }
-            let runRows = try connection.prepare("SELECT id, started, status, options, lines, rejected FROM runs ORDER BY id")
+            let current = schemaVersion == StateSchema.version
+            let runRows = try connection.prepare(
+                "SELECT id, started, status, options, lines, rejected, \(current ? "records_read" : "NULL") FROM runs ORDER BY id")
             runs = []
             while try runRows.step() {
                 let id = Int(runRows.integer(0))
                 runs.append(Run(
                     id: id, started: runRows.text(1), status: runRows.text(2), options: runRows.text(3),
-                    lines: Int(runRows.integer(4)), rejected: Int(runRows.integer(5)), inputs: inputs[id] ?? []))
+                    lines: Int(runRows.integer(4)), rejected: Int(runRows.integer(5)),
+                    recordsRead: runRows.isNull(6) ? nil : Int(runRows.integer(6)), inputs: inputs[id] ?? []))
             }
+            if current { try readContents(connection) }
         } catch {
             throw StateFile.mapped(error, path: path)
         }
+    }
+
+    /// Keys and rows by kind, and bytes by table.
+    private mutating func readContents(_ connection: SQLiteConnection) throws(SQLiteError) {
+        let byKind = try connection.prepare(
+            "SELECT substr(key, 1, 1), count(DISTINCT key), count(*) FROM records GROUP BY 1 ORDER BY 1")
+        while try byKind.step() {
+            kinds.append(Kind(name: StateRows.kindName(of: byKind.blob(0)), keys: Int(byKind.integer(1)), rows: Int(byKind.integer(2))))
+        }
+        let bySize = try connection.prepare("SELECT name, sum(pgsize) FROM dbstat GROUP BY name ORDER BY 2 DESC, 1")
+        while try bySize.step() { tableBytes.append((bySize.text(0), Int(bySize.integer(1)))) }
     }
 
     /// Runs SQLite's integrity check (`PRAGMA integrity_check`) on the state at `path`: the line
@@ -79,11 +107,13 @@ public struct StateOverview {
     public var text: String {
         var lines = ["state schema version \(schemaVersion), \(runs.count) run\(runs.count == 1 ? "" : "s")"]
         for run in runs {
-            lines.append("run \(run.id)  \(run.started)  \(run.status)  \(run.lines) lines, \(run.rejected) rejected, \(run.inputs.count) input\(run.inputs.count == 1 ? "" : "s")  \(run.options)")
+            lines.append("run \(run.id)  \(run.started)  \(run.status)  \(run.lines) lines, \(run.rejected) rejected, \(run.inputs.count) input\(run.inputs.count == 1 ? "" : "s")\(run.recordsRead.map { ", \($0) stored rows read" } ?? "")  \(run.options)")
             for input in run.inputs {
                 lines.append("    \(input.name ?? "-")  \(input.lines) lines  sha256 \(input.sha256)")
             }
         }
+        for kind in kinds { lines.append("records \(kind.name): \(kind.keys) keys in \(kind.rows) rows") }
+        for table in tableBytes { lines.append("bytes \(table.name): \(table.bytes)") }
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -98,6 +128,7 @@ public struct StateOverview {
                     JSONOutput.Member("options", .text(run.options)),
                     JSONOutput.Member("lines", .integer(run.lines)),
                     JSONOutput.Member("rejected", .integer(run.rejected)),
+                    JSONOutput.Member("records_read", run.recordsRead.map(JSONOutput.integer) ?? .null),
                     JSONOutput.Member("inputs", .array(run.inputs.map { input in
                         .object([
                             JSONOutput.Member("file", input.name.map(JSONOutput.text) ?? .text("-")),
@@ -107,6 +138,12 @@ public struct StateOverview {
                     })),
                 ])
             })),
+            JSONOutput.Member("records", .object(kinds.map { kind in
+                JSONOutput.Member(kind.name, .object([
+                    JSONOutput.Member("keys", .integer(kind.keys)), JSONOutput.Member("rows", .integer(kind.rows)),
+                ]))
+            })),
+            JSONOutput.Member("bytes", .object(tableBytes.map { JSONOutput.Member($0.name, .integer($0.bytes)) })),
         ]).rendered()
     }
 }

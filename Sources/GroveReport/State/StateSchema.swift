@@ -58,6 +58,8 @@ enum StateSchema {
         CREATE TABLE names (id INTEGER PRIMARY KEY, text BLOB NOT NULL UNIQUE);
         CREATE TABLE records (id INTEGER PRIMARY KEY, hash INTEGER NOT NULL, key BLOB NOT NULL, value BLOB NOT NULL);
         CREATE INDEX records_by_hash ON records(hash);
+        CREATE TABLE key_filter (id INTEGER PRIMARY KEY CHECK (id = 1), capacity INTEGER NOT NULL, count INTEGER NOT NULL);
+        CREATE TABLE key_filter_blocks (block INTEGER PRIMARY KEY, bits BLOB NOT NULL);
 
         """
 

@@ -123,6 +123,14 @@ final class StateStore {
 
     /// Makes every change of this run durable at once.
     func commit() throws(StateError) {
+        if let keyFilter {
+            try run("INSERT OR REPLACE INTO key_filter (id, capacity, count) VALUES (1, ?, ?)",
+                    [.integer(Int64(keyFilter.capacity)), .integer(Int64(keyFilter.count))])
+            for block in keyFilter.changed.sorted() {
+                try run("INSERT OR REPLACE INTO key_filter_blocks (block, bits) VALUES (?, ?)",
+                        [.integer(Int64(block)), .blob(keyFilter.bytes(ofBlock: block))])
+            }
+        }
         for statement in statements.values { statement.reset() }
         try mapping { () throws(SQLiteError) in try connection.execute("COMMIT") }
         open = false
@@ -224,6 +232,7 @@ final class StateStore {
     /// One stored row of a record: a record is the merge of all the rows under its key.
     struct RecordRow {
         var id: Int64
+        var digest: Int64
         var key: [UInt8]
         var value: [UInt8]
     }
@@ -232,22 +241,27 @@ final class StateStore {
     /// The hashes go through a temporary table, so the index is read in order, page by page.
     func recordRows(hashes: [Int64], through last: Int64) throws(StateError) -> [RecordRow] {
         try rows(
-            "SELECT r.id, r.key, r.value FROM json_each(?) w CROSS JOIN records r ON r.hash = w.value WHERE r.id <= ?",
-            [.text(Self.wanted(hashes)), .integer(last)]
-        ) { RecordRow(id: $0.integer(0), key: $0.bytes(1), value: $0.bytes(2)) }
+            "SELECT r.id, r.hash, r.key, r.value FROM json_each(?) w CROSS JOIN records r ON r.hash = w.value WHERE r.id <= ?",
+            [.text(try wanted(hashes)), .integer(last)]
+        ) { RecordRow(id: $0.integer(0), digest: $0.integer(1), key: $0.blob(2), value: $0.blob(3)) }
     }
 
     /// Every stored row of every record, in row order: for recomputing the per-scope results
     /// from the records (`StateRecompute`), which reads the whole state once.
     func allRecordRows() throws(StateError) -> [RecordRow] {
-        try rows("SELECT id, key, value FROM records ORDER BY id", []) { RecordRow(id: $0.integer(0), key: $0.bytes(1), value: $0.bytes(2)) }
+        try rows("SELECT id, hash, key, value FROM records ORDER BY id", []) {
+            RecordRow(id: $0.integer(0), digest: $0.integer(1), key: $0.blob(2), value: $0.blob(3))
+        }
     }
 
     /// Adds rows to records (a key's first row creates it) under their key digests, in digest
     /// order so that the index takes them page by page.
-    func appendRecordRows(_ rows: [(digest: Int64, row: StateRows.Row)]) throws(StateError) {
-        for (digest, row) in rows.sorted(by: { $0.digest < $1.digest }) {
-            try run("INSERT INTO records (hash, key, value) VALUES (?, ?, ?)", [.integer(digest), .bytes(row.key), .bytes(row.value)])
+    func appendRecordRows(_ rows: consuming [(digest: Int64, row: StateRows.Row)]) throws(StateError) {
+        try growKeyFilter(adding: rows.count)
+        rows.sort { $0.digest < $1.digest }
+        for (digest, row) in rows {
+            try run("INSERT INTO records (hash, key, value) VALUES (?, ?, ?)", [.integer(digest), .blob(row.key), .blob(row.value)])
+            keyFilter?.add(digest)
         }
     }
 
@@ -255,18 +269,36 @@ final class StateStore {
 
     /// The number of a name the state holds.
     func nameNumber(_ text: [UInt8]) throws(StateError) -> Int64? {
-        try rows("SELECT id FROM names WHERE text = ?", [.bytes(text)]) { $0.integer(0) }.first
+        try rows("SELECT id FROM names WHERE text = ?", [.blob(text)]) { $0.integer(0) }.first
     }
 
     /// Numbers a new name.
     func addName(_ text: [UInt8]) throws(StateError) -> Int64 {
-        try run("INSERT INTO names (text) VALUES (?)", [.bytes(text)])
+        try run("INSERT INTO names (text) VALUES (?)", [.blob(text)])
         return try mapping { () throws(SQLiteError) in try connection.integer("SELECT last_insert_rowid()") }
     }
 
     /// The text of a name by its number.
     func name(number: Int64) throws(StateError) -> [UInt8]? {
-        try rows("SELECT text FROM names WHERE id = ?", [.integer(number)]) { $0.bytes(0) }.first
+        try rows("SELECT text FROM names WHERE id = ?", [.integer(number)]) { $0.blob(0) }.first
+    }
+
+    /// The digests of the keys stored in more than one row.
+    func digestsOfKeysInSeveralRows() throws(StateError) -> [Int64] {
+        try rows("SELECT DISTINCT hash FROM records GROUP BY hash, key HAVING count(*) > 1", []) { $0.integer(0) }
+    }
+
+    /// The file's size as SQLite counts it (pages × page size), without the `-wal` beside it.
+    func fileBytes() throws(StateError) -> Int64 {
+        try mapping { () throws(SQLiteError) in
+            try connection.integer("PRAGMA page_count") * connection.integer("PRAGMA page_size")
+        }
+    }
+
+    /// Rebuilds the file without its free pages (after `commit()`, outside any transaction).
+    func vacuum() throws(StateError) {
+        statements = [:]
+        try mapping { () throws(SQLiteError) in try connection.execute("VACUUM") }
     }
 
     func deleteRecordRow(id: Int64) throws(StateError) {
@@ -276,22 +308,61 @@ final class StateStore {
     /// Records that records belong to what links name (a click, a unit): (link, record hash)
     /// pairs. Links only grow: a stale one makes a night read one more unchanged record.
     func addLinks(_ links: Set<StateKeyDigest.Link>) throws(StateError) {
+        try growKeyFilter(adding: links.count)
         for link in links.sorted() {
             try run("INSERT OR IGNORE INTO links (hash, record_hash) VALUES (?, ?)", [.integer(link.name), .integer(link.record)])
+            keyFilter?.add(link.name)
         }
     }
 
     /// The key hashes of the records linked to any of `links`.
     func linkedRecords(_ links: [Int64]) throws(StateError) -> [Int64] {
-        try rows("SELECT l.record_hash FROM json_each(?) w CROSS JOIN links l ON l.hash = w.value", [.text(Self.wanted(links))]) {
+        try rows("SELECT l.record_hash FROM json_each(?) w CROSS JOIN links l ON l.hash = w.value", [.text(try wanted(links))]) {
             $0.integer(0)
         }
     }
 
     /// Digests to look up as one JSON array, distinct and sorted, which `json_each` walks: the
-    /// index is then read in order, page by page, and no table of them is written.
-    private static func wanted(_ hashes: [Int64]) -> String {
-        "[" + Set(hashes).sorted().map(String.init).joined(separator: ",") + "]"
+    /// index is then read in order, page by page, and no table of them is written. Digests the
+    /// key filter knows the state never stored are left out.
+    private func wanted(_ hashes: [Int64]) throws(StateError) -> String {
+        let filter = try loadedKeyFilter()
+        return "[" + Set(hashes).filter(filter.mightContain).sorted().map(String.init).joined(separator: ",") + "]"
+    }
+
+    // MARK: The key filter
+
+    /// The filter of stored digests, read at first use and written back by `commit()`.
+    private var keyFilter: StateKeyFilter?
+
+    private func loadedKeyFilter() throws(StateError) -> StateKeyFilter {
+        if let keyFilter { return keyFilter }
+        let header = try rows("SELECT capacity, count FROM key_filter WHERE id = 1", []) { (Int($0.integer(0)), Int($0.integer(1))) }
+        guard let (capacity, count) = header.first else { return try rebuiltKeyFilter(capacity: StateKeyFilter.smallestCapacity) }
+        let blocks = try rows("SELECT bits FROM key_filter_blocks ORDER BY block", []) { $0.blob(0) }
+        guard let filter = StateKeyFilter(capacity: capacity, count: count, blocks: blocks) else {
+            throw .damaged(path: path, reason: "the key filter does not fit its capacity")
+        }
+        keyFilter = filter
+        return filter
+    }
+
+    /// Makes room before `count` more digests are added: a filter past its capacity is rebuilt
+    /// twice as large from every stored digest (so its cost, once per doubling, stays a small
+    /// share of the nights that filled it).
+    private func growKeyFilter(adding count: Int) throws(StateError) {
+        let filter = try loadedKeyFilter()
+        if filter.isFull(adding: count) { _ = try rebuiltKeyFilter(capacity: 2 * (filter.count + count)) }
+    }
+
+    private func rebuiltKeyFilter(capacity: Int) throws(StateError) -> StateKeyFilter {
+        try run("DELETE FROM key_filter_blocks", [])
+        var filter = StateKeyFilter(capacity: capacity)
+        for digest in try rows("SELECT hash FROM records UNION ALL SELECT hash FROM links", [], { $0.integer(0) }) {
+            filter.add(digest)
+        }
+        keyFilter = filter
+        return filter
     }
 
     /// The merged records of the totals kinds (`StateSchema.totalKinds`), as (KEY, VALUE) texts.
@@ -420,7 +491,7 @@ final class StateStore {
         case (.real(let number), _): .decimal(number)
         case (.text(let text), .integer): Int128(text).map(JSONOutput.bigInteger) ?? .text(text)
         case (.text(let text), _): .text(text)
-        case (.bytes(let bytes), _): .string(ByteString(bytes))
+        case (.bytes(let bytes), _), (.blob(let bytes), _): .string(ByteString(bytes))
         }
     }
 }

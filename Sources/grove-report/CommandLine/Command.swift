@@ -15,8 +15,9 @@ enum Command: Sendable {
     case merge(join: Int?, scope: PreviewScope, windows: AnalysisWindows)
     /// Final stage records → the report files.
     case render(RenderOptions)
-    /// Print a state's runs for people, or as JSON; or (`check`) run SQLite's integrity check on it.
-    case state(path: String, json: Bool, check: Bool, lockWaitSeconds: Double)
+    /// Print a state's runs and contents for people, or as JSON; run SQLite's integrity check on
+    /// it; or compact it.
+    case state(path: String, action: StateAction, lockWaitSeconds: Double)
     /// Print this help text and exit 0.
     case help(String)
 
@@ -192,15 +193,20 @@ enum Command: Sendable {
     }
 
     private static func state(_ words: [String]) throws(UsageError) -> Command {
-        let arguments = try ArgumentList(words, command: "state", valued: ["lock-wait"], flags: ["json", "check"])
+        let arguments = try ArgumentList(words, command: "state", valued: ["lock-wait"], flags: ["json", "check", "compact"])
         guard arguments.positionals.count == 1, let path = arguments.positionals.first else {
             throw UsageError("state needs exactly one FILE: the --state file to describe", command: "state")
         }
-        guard !(arguments.has("check") && arguments.has("json")) else {
+        let actions: [(flag: String, action: StateAction)] = [("json", .describeAsJSON), ("check", .check), ("compact", .compact)]
+        let chosen = actions.filter { arguments.has($0.flag) }
+        if arguments.has("check") && arguments.has("json") {
             throw UsageError("--check prints one line and takes no --json: give one of them", command: "state")
         }
+        guard chosen.count <= 1 else {
+            throw UsageError("give one of --json, --check and --compact", command: "state")
+        }
         return .state(
-            path: path, json: arguments.has("json"), check: arguments.has("check"),
+            path: path, action: chosen.first?.action ?? .describe,
             lockWaitSeconds: try arguments.number("lock-wait", default: 0, in: 0...1e9))
     }
 
@@ -263,4 +269,13 @@ extension Command {
         case .run, .validate, .generate, .state, .help: "grove-report"
         }
     }
+}
+
+/// What `grove-report state FILE` does.
+enum StateAction: Equatable {
+    case describe, describeAsJSON
+    /// SQLite's integrity check.
+    case check
+    /// Every record stored in several rows rewritten as one, and the file vacuumed.
+    case compact
 }

@@ -27,8 +27,8 @@ enum CommandRunner {
             analyse(options, validate: false, &diagnostics)
         case .validate(let options):
             analyse(options, validate: true, &diagnostics)
-        case .state(let path, let json, let check, let lockWaitSeconds):
-            describeState(path, json: json, check: check, lockWaitSeconds: lockWaitSeconds, &diagnostics)
+        case .state(let path, let action, let lockWaitSeconds):
+            state(path, action, lockWaitSeconds: lockWaitSeconds, &diagnostics)
         case .generate(let options, let directory):
             generate(options, into: directory, &diagnostics)
         case .partial(let name, let index, let rejectsRaw):
@@ -105,16 +105,19 @@ enum CommandRunner {
         }
     }
 
-    private static func describeState(
-        _ path: String, json: Bool, check: Bool, lockWaitSeconds: Double, _ diagnostics: inout DiagnosticsEngine
-    ) {
+    private static func state(_ path: String, _ action: StateAction, lockWaitSeconds: Double, _ diagnostics: inout DiagnosticsEngine) {
         do throws(StateError) {
-            if check {
+            switch action {
+            case .check:
                 diagnostics.printOut(try StateOverview.check(path: path, lockWaitSeconds: lockWaitSeconds) + "\n")
-                return
+            case .compact:
+                let compaction = try StateCompaction.compact(path: path, lockWaitSeconds: lockWaitSeconds)
+                diagnostics.printOut(compaction.line + "\n")
+                if let warning = compaction.warning { diagnostics.warn(warning) }
+            case .describe, .describeAsJSON:
+                let overview = try StateOverview(path: path, lockWaitSeconds: lockWaitSeconds)
+                diagnostics.printOut(action == .describeAsJSON ? overview.json : Array(overview.text.utf8))
             }
-            let overview = try StateOverview(path: path, lockWaitSeconds: lockWaitSeconds)
-            if json { diagnostics.printOut(overview.json) } else { diagnostics.printOut(overview.text) }
         } catch {
             diagnostics.fail(error)
         }

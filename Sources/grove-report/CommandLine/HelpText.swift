@@ -22,7 +22,7 @@ enum HelpText {
           run        Read logs and write the reports (default: SampleData/ into Reports/).
           validate   Read logs and print the preview audit; exit 3 on any violation.
           generate   Write a seeded synthetic log set.
-          state      Describe a --state file (its schema version and runs), or check it.
+          state      Describe a --state file (its schema version, runs and contents), check or compact it.
 
         STAGE FILTERS (for a distributed engine such as Spark; see docs/SPARK.md):
           partial    One input file on stdin → stage records on stdout.
@@ -101,16 +101,19 @@ enum HelpText {
         """
 
     static let state = """
-        USAGE: grove-report state FILE [--json | --check] [--lock-wait SECONDS]
+        USAGE: grove-report state FILE [--json | --check | --compact] [--lock-wait SECONDS]
 
-        Prints the schema version of a --state file and its runs (id, start, status, options,
-        lines, inputs), while a run may be writing it. A run whose status is 'committed' changed
-        the state but could not write its reports; the next run writes them.
+        Prints the schema version of a --state file, its runs (id, start, status, options,
+        lines, inputs) and what it holds (keys and rows by kind, bytes by table), while a run
+        may be writing it. A run whose status is 'committed' changed the state but could not
+        write its reports; the next run writes them.
 
         OPTIONS:
           --json                 Print the same as JSON, for machines.
           --check                Run SQLite's integrity check instead: exit 0 when it passes, 2 when
                                  the state is damaged (rebuild it from the logs: docs/STATE.md).
+          --compact              Rewrite every record kept in several rows as one and give the
+                                 freed space back (VACUUM); takes the writer's lock, as a run does.
           --lock-wait SECONDS    Wait up to SECONDS for a run that holds the whole file (as it does
                                  while it closes), then exit 75 (default 0).
 

@@ -7,7 +7,7 @@ extension ClickRecord: StateRowRecord {
 
     static func readKey(from reader: inout StateRowReader) throws(StateError) -> Symbol { try reader.requiredText() }
 
-    func write(to writer: inout StateRowWriter) throws(StateError) {
+    func write(key _: Symbol, to writer: inout StateRowWriter) throws(StateError) {
         writer.instant(earliest.ts)
         writer.byte(earliest.route.rawValue)
         try writer.name(earliest.appKey)

@@ -1,6 +1,7 @@
 /// An install row: keyed by campaign (a name) and installId; the preview flag, the clean
 /// decisions (unit, variant, first exposure, control, lines), impressions by variant, grants and
-/// leaked events.
+/// leaked events. A decision's unit is a byte (0 install, 1 customer) and its id, or 2 alone for
+/// the install the row is about, as most are.
 extension InstallRecord: StateRowRecord {
     static let rowKind: UInt8 = 4
 
@@ -13,12 +14,19 @@ extension InstallRecord: StateRowRecord {
         SymbolPair(first: try reader.requiredName(), second: try reader.requiredText())
     }
 
-    func write(to writer: inout StateRowWriter) throws(StateError) {
+    /// The unit byte of a decision whose unit is the row's own install.
+    private static let ownInstall: UInt8 = 2
+
+    func write(key: SymbolPair, to writer: inout StateRowWriter) throws(StateError) {
         writer.flag(isPreviewInstall)
         writer.count(decisions.values.count)
         for decision in decisions.values {
-            writer.byte(decision.unit.kind.rawValue)
-            writer.text(decision.unit.id)
+            if decision.unit == UnitKey(kind: .install, id: key.second) {
+                writer.byte(Self.ownInstall)
+            } else {
+                writer.byte(decision.unit.kind.rawValue)
+                writer.text(decision.unit.id)
+            }
             try writer.name(decision.exposure.variant)
             writer.instant(decision.exposure.firstExposure)
             writer.flag(decision.exposure.control)
@@ -37,8 +45,15 @@ extension InstallRecord: StateRowRecord {
         var install = InstallRecord()
         install.isPreviewInstall = try reader.flag()
         for _ in 0..<(try reader.count()) {
-            guard let kind = DecisionUnit(rawValue: try reader.byte()) else { throw reader.damaged("an unknown unit kind") }
-            let unit = UnitKey(kind: kind, id: try reader.requiredText())
+            let unitByte = try reader.byte()
+            let unit: UnitKey
+            if unitByte == Self.ownInstall {
+                unit = UnitKey(kind: .install, id: key.second)
+            } else if let kind = DecisionUnit(rawValue: unitByte) {
+                unit = UnitKey(kind: kind, id: try reader.requiredText())
+            } else {
+                throw reader.damaged("an unknown unit kind")
+            }
             let exposure = VariantExposure(variant: try reader.requiredName(), firstExposure: try reader.instant(), control: try reader.flag())
             install.add(InstallRecord.UnitDecision(unit: unit, exposure: exposure, lines: try reader.count()))
         }

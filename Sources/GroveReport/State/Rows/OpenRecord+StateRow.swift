@@ -1,5 +1,5 @@
-/// An open row: keyed by openId; the original line's ts, clickId and payload, and the line
-/// count of each payload.
+/// An open row: keyed by openId; the original line's ts and clickId, then the line count of each
+/// payload, the original's payload given by its place among them.
 extension OpenRecord: StateRowRecord {
     static let rowKind: UInt8 = 3
 
@@ -7,10 +7,11 @@ extension OpenRecord: StateRowRecord {
 
     static func readKey(from reader: inout StateRowReader) throws(StateError) -> Symbol { try reader.requiredText() }
 
-    func write(to writer: inout StateRowWriter) throws(StateError) {
+    func write(key _: Symbol, to writer: inout StateRowWriter) throws(StateError) {
         writer.instant(original.ts)
         writer.text(original.clickId)
-        try Self.write(OpenPayload(original), to: &writer)
+        let originalPayload = OpenPayload(original)
+        writer.count(payloads.entries.enumerated().first { $0.element.value == originalPayload }?.offset ?? 0)
         writer.count(payloads.entries.count)
         for entry in payloads.entries {
             try Self.write(entry.value, to: &writer)
@@ -29,15 +30,16 @@ extension OpenRecord: StateRowRecord {
     static func read(key: Symbol, from reader: inout StateRowReader) throws(StateError) -> OpenRecord {
         let ts = try reader.instant()
         let clickId = try reader.text()
-        let payload = try Self.payload(from: &reader)
-        let original = LinkOpen(
-            ts: ts, openId: key, appKey: payload.appKey, slug: payload.slug, clickId: clickId, context: payload.context,
-            utm: payload.utm)
+        let originalPlace = try reader.count()
         var entries: [ValueCounts<OpenPayload>.Entry] = []
         for _ in 0..<(try reader.count()) {
             entries.append(.init(value: try Self.payload(from: &reader), lines: try reader.count()))
         }
-        guard !entries.isEmpty else { throw reader.damaged("an open needs a payload") }
+        guard originalPlace < entries.count else { throw reader.damaged("an open's original payload is not among its payloads") }
+        let payload = entries[originalPlace].value
+        let original = LinkOpen(
+            ts: ts, openId: key, appKey: payload.appKey, slug: payload.slug, clickId: clickId, context: payload.context,
+            utm: payload.utm)
         var record = OpenRecord(original)
         record.payloads = ValueCounts(entries: entries)
         return record

@@ -5,7 +5,8 @@ protocol StateRowRecord: KeyedStageRecord {
     /// Writes the key's parts after the kind byte.
     static func writeKey(_ key: Index.Key, to writer: inout StateRowWriter) throws(StateError)
     static func readKey(from reader: inout StateRowReader) throws(StateError) -> Index.Key
-    func write(to writer: inout StateRowWriter) throws(StateError)
+    /// Writes the value (`key` spares what the value would repeat of it).
+    func write(key: Index.Key, to writer: inout StateRowWriter) throws(StateError)
     static func read(key: Index.Key, from reader: inout StateRowReader) throws(StateError) -> Self
 }
 
@@ -42,7 +43,7 @@ enum StateRows {
     ) throws(StateError) {
         let records = state[keyPath: R.store]
         for (key, record) in zip(records.keys, records.records) {
-            rows.append(Row(key: try self.key(R.self, key, writer: &writer), value: try value(record, writer: &writer)))
+            rows.append(Row(key: try self.key(R.self, key, writer: &writer), value: try value(record, key: key, writer: &writer)))
         }
     }
 
@@ -54,9 +55,9 @@ enum StateRows {
         return writer.bytes
     }
 
-    private static func value<R: StateRowRecord>(_ record: R, writer: inout StateRowWriter) throws(StateError) -> [UInt8] {
+    private static func value<R: StateRowRecord>(_ record: R, key: R.Index.Key, writer: inout StateRowWriter) throws(StateError) -> [UInt8] {
         writer.reset()
-        try record.write(to: &writer)
+        try record.write(key: key, to: &writer)
         return writer.bytes
     }
 

@@ -1,0 +1,50 @@
+/// Rewrites the rows of a record as one: what a night does to a key it reads in many rows, and
+/// what `grove-report state FILE --compact` does to every key, before giving the freed pages
+/// back to the file system (`VACUUM`), for a cron job between nights.
+public enum StateCompaction {
+    /// Rewrites each key of `rows` that has `minimumRows` rows or more as one row (the merged
+    /// record); returns how many keys were rewritten.
+    @discardableResult
+    static func rewrite(_ rows: [StateStore.RecordRow], minimumRows: Int, store: StateStore, names: StateNames) throws(StateError) -> Int {
+        var rewritten = 0
+        // Rows are grouped by key only under digests with enough rows: most keys have one.
+        var rowsByDigest: [Int64: Int] = [:]
+        for row in rows { rowsByDigest[row.digest, default: 0] += 1 }
+        let candidates = rows.filter { rowsByDigest[$0.digest, default: 0] >= minimumRows }
+        for keyRows in Dictionary(grouping: candidates, by: \.key).values where keyRows.count >= minimumRows {
+            var record = PartialState()
+            try StateRows.read(keyRows.map { StateRows.Row(key: $0.key, value: $0.value) }, into: &record, names: names)
+            guard let merged = try StateRows.rows(of: record, names: names).first else { continue }
+            for row in keyRows { try store.deleteRecordRow(id: row.id) }
+            try store.appendRecordRows([(keyRows[0].digest, merged)])
+            rewritten += 1
+        }
+        return rewritten
+    }
+
+    /// `state FILE --compact`: every record stored in several rows rewritten as one, committed,
+    /// then the file vacuumed. Takes the writer's lock like a run (waiting `lockWaitSeconds`),
+    /// and migrates an older schema first. Returns the line to print, and a warning when the
+    /// log could not be folded back into the file at close.
+    public static func compact(path: String, lockWaitSeconds: Double) throws(StateError) -> (line: String, warning: StateWarning?) {
+        guard case .state = try StateFile.inspect(path, lockWaitSeconds: lockWaitSeconds) else {
+            throw .notAState(path: path, reason: "no such file")
+        }
+        let store = try StateStore(path: path, lockWaitSeconds: lockWaitSeconds)
+        let bytesBefore = try store.fileBytes()
+        let names = StateNames(store: store)
+        let digests = try store.digestsOfKeysInSeveralRows()
+        var rewritten = 0
+        // A few thousand keys at a time, so memory stays that of a batch.
+        for start in stride(from: 0, to: digests.count, by: 4096) {
+            let batch = Array(digests[start..<min(start + 4096, digests.count)])
+            rewritten += try rewrite(store.recordRows(hashes: batch, through: .max), minimumRows: 2, store: store, names: names)
+        }
+        try store.commit()
+        try store.vacuum()
+        let bytesAfter = try store.fileBytes()
+        let line = "state '\(path)': \(rewritten) record\(rewritten == 1 ? "" : "s") stored in several rows rewritten as one; "
+            + "\(bytesBefore) bytes before, \(bytesAfter) after"
+        return (line, store.close())
+    }
+}
