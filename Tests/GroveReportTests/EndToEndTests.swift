@@ -140,19 +140,23 @@ struct EndToEndTests {
 /// The stage filters run as separate processes, as an engine calls them.
 @Suite(.serialized)
 struct StageCommandTests {
-    @Test func stagesRunAsProcessesGiveTheReportsOfRun() throws {
+    /// With SPEC section 10's options too: each goes to the stage that applies it.
+    @Test(arguments: [[], ["--conversion-window", "1", "--bind-window", "1", "--sequential-tuning", "100"]])
+    func stagesRunAsProcessesGiveTheReportsOfRun(options: [String]) throws {
         let directory = try temporaryDirectory()
-        let input = ndjson(EndToEndTests.good + ["broken line"])
+        let input = ndjson(EndToEndTests.good + ["broken line"] + (try PropertyTests.lines.prefix(3_000)))
         try writeFile(directory + "/in.ndjson", input)
-        let run = try execute(["run", directory + "/in.ndjson", "--out", directory + "/run", "--max-reject-rate", "1"])
+        let run = try execute(["run", directory + "/in.ndjson", "--out", directory + "/run", "--max-reject-rate", "1"] + options)
         #expect(run.status == 0)
         var records = try execute(["partial", "--name", directory + "/in.ndjson"], stdin: input)
         #expect(records.status == 0 && records.stderr.isEmpty)
+        let stageOptions = ["1": [], "2": Array(options.prefix(4).suffix(2)), "3": Array(options.prefix(2))]
         for join in ["1", "2", "3"] {
-            records = try execute(["merge", "--join", join], stdin: Array(records.stdout.utf8))
+            records = try execute(["merge", "--join", join] + stageOptions[join, default: []], stdin: Array(records.stdout.utf8))
             #expect(records.status == 0, "\(records.stderr)")
         }
-        let render = try execute(["render", "--out", directory + "/stages", "--max-reject-rate", "1"], stdin: Array(records.stdout.utf8))
+        let render = try execute(
+            ["render", "--out", directory + "/stages", "--max-reject-rate", "1"] + Array(options.dropFirst(4)), stdin: Array(records.stdout.utf8))
         #expect(render.status == 0, "\(render.stderr)")
         #expect(try reportContents(directory + "/run") == reportContents(directory + "/stages"))
     }

@@ -56,6 +56,18 @@ struct StateWindowTests {
         #expect(try StateTests.comparable(directory + "/night-3") == (try single(directory + "/three", [], files)))
     }
 
+    @Test func theThreadCountChangesNoByteWithWindows() throws {
+        let directory = try temporaryDirectory()
+        let files = try StateTests.splitLogs(into: directory, files: 3, seed: 13)
+        var outputs: [[String: String]] = []
+        for jobs in ["1", "2"] {
+            let result = try execute(["run", "--out", directory + "/jobs-\(jobs)", "--max-reject-rate", "1", "--jobs", jobs] + Self.windows + files)
+            #expect(result.status == 0, "\(result.stderr)")
+            outputs.append(try reportContents(directory + "/jobs-\(jobs)"))
+        }
+        #expect(outputs[0] == outputs[1])
+    }
+
     @Test func windowOptionsAreValidatedAsUsageErrors() throws {
         for bad in [["--conversion-window", "0"], ["--conversion-window", "87601"], ["--conversion-window", "1.5"],
                     ["--bind-window", "-1"], ["--bind-window", "3651"], ["--bind-window", "x"], ["--sequential-tuning", "0"]] {
