@@ -34,21 +34,11 @@ Benchmarks/results/campaigns-small.md). Exits 1 when a target is missed.
 EOF
 }
 
-for arg in "$@"; do
-    case "$arg" in
-        -h | --help) usage; exit 0 ;;
-        *) echo "campaigns.sh: unknown argument '$arg' (try --help)" >&2; exit 2 ;;
-    esac
-done
-
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-root=$(cd "$here/.." && pwd)
-cd "$root"
-
-log() { printf '==> %s\n' "$*" >&2; }
-die() { printf 'campaigns.sh: %s\n' "$*" >&2; exit 1; }
 # shellcheck source=Benchmarks/tools.sh
 . "$here/tools.sh"
+only_help_arguments "$@"
+cd "$here/.."
 
 campaigns=${CAMPAIGNS:-500000}
 planted=${STATE_CAMPAIGNS:-100000}

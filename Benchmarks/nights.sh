@@ -34,21 +34,11 @@ Benchmarks/results/nights.md (other sizes: nights-<N>x<EVENTS>.md).
 EOF
 }
 
-for arg in "$@"; do
-    case "$arg" in
-        -h | --help) usage; exit 0 ;;
-        *) echo "nights.sh: unknown argument '$arg' (try --help)" >&2; exit 2 ;;
-    esac
-done
-
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-root=$(cd "$here/.." && pwd)
-cd "$root"
-
-log() { printf '==> %s\n' "$*" >&2; }
-die() { printf 'nights.sh: %s\n' "$*" >&2; exit 1; }
 # shellcheck source=Benchmarks/tools.sh
 . "$here/tools.sh"
+only_help_arguments "$@"
+cd "$here/.."
 
 nights=${NIGHTS:-15}
 per_night=${EVENTS_PER_NIGHT:-200000}

@@ -1,6 +1,22 @@
-# Sourced by the benchmark scripts (after they define `log` and `die`): their scratch
-# directory, the checks of their settings, the tools they need, installed once, and the
-# grove-report binary they measure.
+# Sourced by the benchmark scripts: their messages and argument check (run.sh and
+# instructions.sh define their own `log` and `die` first, which these replace only where
+# missing), their scratch directory, the checks of their settings, the tools they need,
+# installed once, and the grove-report binary they measure.
+
+declare -F log >/dev/null || log() { printf '==> %s\n' "$*" >&2; }
+declare -F die >/dev/null || die() { printf '%s: %s\n' "$(basename "$0")" "$*" >&2; exit 1; }
+
+# A script that takes settings from the environment only: -h/--help prints its `usage`,
+# anything else is a usage error.
+only_help_arguments() {
+    local arg
+    for arg in "$@"; do
+        case "$arg" in
+            -h | --help) usage; exit 0 ;;
+            *) echo "$(basename "$0"): unknown argument '$arg' (try --help)" >&2; exit 2 ;;
+        esac
+    done
+}
 
 # Dies unless each NAME=VALUE argument holds a positive integer.
 require_positive_integers() {

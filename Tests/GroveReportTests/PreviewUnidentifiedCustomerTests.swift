@@ -175,18 +175,7 @@ struct PreviewUnidentifiedCustomerTests {
         try writeFile(directory + "/config.json", Array(Self.configurationJSON.utf8))
         let options = ["--preview-scope", scope, "--config", directory + "/config.json"]
         let nights = [Array(Self.lines.prefix(2)), Array(Self.lines[2..<5]), Array(Self.lines.dropFirst(5))]
-        var files: [String] = []
-        for (index, night) in nights.enumerated() {
-            let file = directory + "/night-\(index + 1).ndjson"
-            try writeFile(file, ndjson(night))
-            files.append(file)
-            let incremental = try execute(["run", "--state", directory + "/state.db", "--out", directory + "/state-\(index + 1)"] + options + [file])
-            #expect(incremental.status == 0, "\(incremental.stderr)")
-            let single = try execute(["run", "--out", directory + "/single-\(index + 1)"] + options + files)
-            #expect(single.status == 0, "\(single.stderr)")
-            #expect(try StateTests.comparable(directory + "/state-\(index + 1)") == StateTests.comparable(directory + "/single-\(index + 1)"),
-                    "night \(index + 1)")
-        }
+        try StateTests.expectNightsAddUp(nights, options: options, in: directory)
         let audit = JSONValue.parse(try readFile(directory + "/state-3/preview_audit.json"))
         #expect(Self.violations(audit, campaign: nil)["preview_unidentified_customer"] == 3)
         #expect(Self.violations(audit, campaign: "vip")["preview_unidentified_customer"] == 2)

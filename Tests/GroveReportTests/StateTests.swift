@@ -23,6 +23,26 @@ struct StateTests {
         return paths
     }
 
+    /// Runs `nights` one at a time on the state `directory/state.db` (reports in `state-N/`) and,
+    /// after each, one run over the nights so far (`single-N/`): the same files every night.
+    static func expectNightsAddUp(_ nights: [[String]], options: [String], in directory: String) throws {
+        var files: [String] = []
+        for (index, night) in nights.enumerated() {
+            let file = directory + "/night-\(index + 1).ndjson"
+            try writeFile(file, ndjson(night))
+            files.append(file)
+            let incremental = try execute(["run", "--state", directory + "/state.db", "--out", directory + "/state-\(index + 1)"] + options + [file])
+            #expect(incremental.status == 0, "\(incremental.stderr)")
+            let single = try execute(["run", "--out", directory + "/single-\(index + 1)"] + options + files)
+            #expect(single.status == 0, "\(single.stderr)")
+            let expected = try comparable(directory + "/single-\(index + 1)")
+            let actual = try comparable(directory + "/state-\(index + 1)")
+            for key in expected.keys.sorted() {
+                #expect(actual[key] == expected[key], "night \(index + 1): \(key) differs")
+            }
+        }
+    }
+
     /// The files and `summary.json` fields that a state's runs must reproduce byte for byte.
     static func comparable(_ directory: String) throws -> [String: String] {
         var contents: [String: String] = [:]
@@ -377,21 +397,7 @@ struct StateTests {
         ]
         let directory = try temporaryDirectory()
         let options = ["--preview-scope", scope, "--max-reject-rate", "1"]
-        var files: [String] = []
-        for (index, night) in nights.enumerated() {
-            let file = directory + "/night-\(index + 1).ndjson"
-            try writeFile(file, ndjson(night))
-            files.append(file)
-            let incremental = try execute(["run", "--state", directory + "/state.db", "--out", directory + "/state-\(index + 1)"] + options + [file])
-            #expect(incremental.status == 0, "\(incremental.stderr)")
-            let single = try execute(["run", "--out", directory + "/single-\(index + 1)"] + options + files)
-            #expect(single.status == 0, "\(single.stderr)")
-            let expected = try Self.comparable(directory + "/single-\(index + 1)")
-            let actual = try Self.comparable(directory + "/state-\(index + 1)")
-            for key in expected.keys.sorted() {
-                #expect(actual[key] == expected[key], "night \(index + 1): \(key) differs")
-            }
-        }
+        try Self.expectNightsAddUp(nights, options: options, in: directory)
         // Hand-checked: after night 2, c1 (spring) holds the binding and c2 (new, store) both opens, o1 with its later line as a retry.
         let attribution = String(decoding: try readFile(directory + "/state-2/attribution.csv"), as: UTF8.self)
         #expect(attribution.contains("new,1,1,0,2,1,0,0,0,0,0.0\n"), "\(attribution)")
