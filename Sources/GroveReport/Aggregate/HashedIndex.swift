@@ -7,17 +7,10 @@ protocol TranslatableKey: Equatable, Sendable {
 }
 
 extension TranslatableKey {
-    /// MurmurHash3's 64-bit finalizer: every input bit reaches every output bit, so the index's
-    /// tag owes nothing to `partitionHash`, a bare product whose bits all keys of one partition
-    /// share in part.
+    /// `Hashing.mix`: the index's tag then owes nothing to `partitionHash`, a bare product whose
+    /// bits all keys of one partition share in part.
     static func mixed(_ bits: UInt64) -> UInt64 {
-        var hash = bits
-        hash ^= hash >> 33
-        hash &*= 0xFF51_AFD7_ED55_8CCD
-        hash ^= hash >> 33
-        hash &*= 0xC4CE_B9FE_1A85_EC53
-        hash ^= hash >> 33
-        return hash
+        Hashing.mix(bits)
     }
 }
 

@@ -1,5 +1,3 @@
-import CPrefetch
-
 /// Finds the position of a key among a store's records.
 protocol RecordIndex: Sendable {
     associatedtype Key: Sendable
@@ -152,7 +150,7 @@ struct KeyedRecords<Index: RecordIndex, Record: MergeableRecord>: Sendable {
         if position == Self.absent {
             prefetch(key)
         } else {
-            records.withUnsafeBufferPointer { grove_prefetch($0.baseAddress! + Int(position)) }
+            records.prefetch(Int(position))
         }
     }
 }

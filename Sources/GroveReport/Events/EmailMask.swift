@@ -83,14 +83,3 @@ enum EmailMask {
         isLabel(byte) || byte == 0x2E || byte == 0x5F || byte == 0x25 || byte == 0x2B
     }
 }
-
-extension SymbolTable {
-    /// The symbol of a name that reaches an output (campaign, variant, `utm_campaign`), with its
-    /// email-like tokens masked first.
-    mutating func internName(_ bytes: UnsafeBufferPointer<UInt8>) -> Symbol {
-        if let known = recentNames.symbol(for: bytes) { return known }
-        let symbol = EmailMask.masked(bytes).map { intern($0) } ?? intern(bytes)
-        recentNames.remember(bytes, as: symbol)
-        return symbol
-    }
-}

@@ -23,9 +23,12 @@ struct LineClassifier {
     /// every id of `manyValuedIDs` in each line.
     private var pending = InlineArray<32, SymbolTable.Pending>(repeating: SymbolTable.Pending())
     private var pendingCount = 0
+    /// Where each line's ids start in `pending`; one more entry ends the last line's.
+    private var firstPending = InlineArray<9, Int>(repeating: 0)
 
     init() {
         precondition(pending.count >= LineBatch.capacity * Self.manyValuedIDs.count, "room for every id of a batch")
+        precondition(firstPending.count == LineBatch.capacity + 1, "a start for each line of a batch and an end")
     }
 
     /// The outcome of one line no longer than the limit, without its line ending; the strings an
@@ -43,6 +46,8 @@ struct LineClassifier {
         pendingCount = 0
         for index in 0..<batch.count {
             let line = batch.line(index)
+            firstPending[index] = pendingCount
+            defer { firstPending[index + 1] = pendingCount }
             parsed[index] = Self.isBlank(line) ? .blank : readers[index].parse(line) ? .object : .invalid
             guard parsed[index] == .object else { continue }
             for name in Self.manyValuedIDs {
@@ -64,6 +69,9 @@ struct LineClassifier {
         case .invalid: return .rejected(.invalidJSON)
         case .object: break
         }
+        // The ids `prepare` hashed, for the interning of this line alone.
+        for id in firstPending[index]..<firstPending[index + 1] { symbols.carry(pending[id]) }
+        defer { symbols.dropCarried() }
         return readers[index].withObject(line) { object in
             if let key = object.firstRepeatedKey() { return .rejected(.duplicateKey(EmailMask.apply(key))) }
             do throws(RejectReason) {

@@ -31,7 +31,7 @@ struct NameCache: Sendable {
     }
 
     private static func slot(_ key: ShortKey) -> Int {
-        let mixed = (key.head ^ key.tail &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(truncatingIfNeeded: key.count)) &* 0xFF51_AFD7_ED55_8CCD
+        let mixed = (key.head ^ key.tail &* Hashing.golden ^ UInt64(truncatingIfNeeded: key.count)) &* 0xFF51_AFD7_ED55_8CCD
         return Int(truncatingIfNeeded: mixed >> (64 - UInt64(slotBits)))
     }
 }

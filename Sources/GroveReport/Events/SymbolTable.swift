@@ -6,6 +6,18 @@ struct Symbol: Hashable, Sendable {
     init(raw: UInt32) {
         self.raw = raw
     }
+
+    /// An optional symbol in four bytes: 0 for none, else the raw value + 1 (a table holds fewer
+    /// than 2^32 - 1 strings).
+    static func packed(_ symbol: Symbol?) -> UInt32 {
+        symbol.map { $0.raw + 1 } ?? 0
+    }
+
+    /// The symbol `packed` packed.
+    init?(packed: UInt32) {
+        guard packed != 0 else { return nil }
+        self.init(raw: packed - 1)
+    }
 }
 
 /// Interns byte strings: each distinct string is stored once and named by a `Symbol`.
@@ -24,9 +36,12 @@ struct SymbolTable: Sendable {
     /// initialization check of a static.
     private let key = Self.processKey
     /// The symbols of the names `internName` gave last.
-    var recentNames = NameCache()
+    private var recentNames = NameCache()
     /// The symbols of the words `internWord` gave last.
     private var recentWords = NameCache()
+    /// The ids of the line being validated, hashed already (`carry`): the first `carriedCount`.
+    private var carried = InlineArray<4, Pending>(repeating: Pending())
+    private var carriedCount = 0
 
     init() {}
 
@@ -47,8 +62,32 @@ struct SymbolTable: Sendable {
 
     /// The symbol for `bytes`, adding them when new.
     mutating func intern(_ bytes: UnsafeBufferPointer<UInt8>) -> Symbol {
-        let (hash, shard) = place(bytes)
+        let (hash, shard) = carriedPlace(bytes) ?? place(bytes)
         return Self.symbol(shards[shard].intern(bytes, hash: hash), shard: shard)
+    }
+
+    /// The hash and shard `prefetch` found for these very bytes (the same line, the same place
+    /// in it), when they are among the ids `carry` was given: an id is hashed once a line.
+    @inline(__always)
+    private func carriedPlace(_ bytes: UnsafeBufferPointer<UInt8>) -> (hash: UInt64, shard: Int)? {
+        let address = UInt(bitPattern: bytes.baseAddress)
+        for index in 0..<carriedCount where carried[index].address == address && carried[index].count == bytes.count {
+            return (carried[index].hash, carried[index].shard)
+        }
+        return nil
+    }
+
+    /// Hands the table an id of the line about to be validated, as `prefetch` placed it: interning
+    /// the same bytes then skips the hash. Ids beyond `carried`'s room are hashed again.
+    mutating func carry(_ pending: Pending) {
+        guard carriedCount < carried.count else { return }
+        carried[carriedCount] = pending
+        carriedCount += 1
+    }
+
+    /// Forgets the carried ids: their line is done, and its bytes may be reused.
+    mutating func dropCarried() {
+        carriedCount = 0
     }
 
     /// The symbol for a value of a field with few distinct values (an app key, a slug, a `utm_*`
@@ -60,6 +99,15 @@ struct SymbolTable: Sendable {
         return symbol
     }
 
+    /// The symbol of a name that reaches an output (campaign, variant, `utm_campaign`), with its
+    /// email-like tokens masked first (`EmailMask`).
+    mutating func internName(_ bytes: UnsafeBufferPointer<UInt8>) -> Symbol {
+        if let known = recentNames.symbol(for: bytes) { return known }
+        let symbol = EmailMask.masked(bytes).map { intern($0) } ?? intern(bytes)
+        recentNames.remember(bytes, as: symbol)
+        return symbol
+    }
+
     /// A string that is about to be interned, on its way into the cache in three steps, each
     /// taken for the ids of a whole batch of lines before the next (`LineClassifier`): in a table
     /// of millions of strings, its slot, its entry in `starts` and its bytes are each a cache
@@ -67,6 +115,9 @@ struct SymbolTable: Sendable {
     struct Pending {
         fileprivate var hash: UInt64 = 0
         fileprivate var shard = 0
+        /// Where the bytes are (only compared, never read): tells them apart among the ids of one line.
+        fileprivate var address: UInt = 0
+        fileprivate var count = 0
         /// The string the slots point at, once `prefetchEntry` has read them.
         fileprivate var candidate: UInt32?
     }
@@ -78,7 +129,7 @@ struct SymbolTable: Sendable {
     mutating func prefetch(_ bytes: UnsafeBufferPointer<UInt8>) -> Pending {
         let (hash, shard) = place(bytes)
         shards[shard].prefetch(hash: hash)
-        return Pending(hash: hash, shard: shard)
+        return Pending(hash: hash, shard: shard, address: UInt(bitPattern: bytes.baseAddress), count: bytes.count)
     }
 
     /// Step two: reads the slot and asks for the entry of the string it points at.
@@ -141,22 +192,25 @@ struct SymbolTable: Sendable {
     /// Consumes the table and releases its slots first: the merged table grows while this one is
     /// still read.
     consuming func translation(into other: inout SymbolTable, threads: Int) -> SymbolTranslation {
-        // Each shard, the same shard of `other` and its strings' symbols there, by number.
-        var merges = shards.indices.map {
-            (source: take(&shards[$0], SymbolShard()), target: take(&other.shards[$0], SymbolShard()), symbols: [Symbol]())
+        // Each shard, its slots released first (its strings are read by number; the merge's peak
+        // memory is at its start), and the same shard of `other`.
+        var merges = shards.indices.map { shard in
+            shards[shard].releaseSlots()
+            return (source: take(&shards[shard], SymbolShard()), target: take(&other.shards[shard], SymbolShard()))
         }
-        Parallel.forEach(&merges, threads: threads) { shard, merge in
-            merge.source.releaseSlots()
-            merge.symbols = merge.target.intern(contentsOf: merge.source) { Self.hash($0, key: key) }
-                .map { Self.symbol($0, shard: shard) }
-            merge.source = SymbolShard()
+        let size = (merges.map(\.source.count).max() ?? 0) << Self.shardBits
+        var map = [Symbol](repeating: Symbol(raw: 0), count: size)
+        // Each shard's strings write their own entries of the map (number << shardBits | shard),
+        // in place: no list of a shard's symbols is held beside the map at the merge's peak.
+        map.withUnsafeMutableBufferPointer { map in
+            Parallel.forEach(&merges, threads: threads) { shard, merge in
+                merge.target.intern(contentsOf: merge.source, hash: { Self.hash($0, key: key) }) { number, interned in
+                    map[number << Self.shardBits | shard] = Self.symbol(interned, shard: shard)
+                }
+                merge.source = SymbolShard()
+            }
         }
         other.shards = merges.map(\.target)
-        let size = (merges.map(\.symbols.count).max() ?? 0) << Self.shardBits
-        var map = [Symbol](repeating: Symbol(raw: 0), count: size)
-        for (shard, merge) in merges.enumerated() {
-            for (number, symbol) in merge.symbols.enumerated() { map[number << Self.shardBits | shard] = symbol }
-        }
         return SymbolTranslation(map: map)
     }
 

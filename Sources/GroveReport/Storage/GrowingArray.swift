@@ -5,7 +5,7 @@ import Darwin
 #endif
 
 /// An array for the keyed stores, which grow by millions of appends: its storage grows with
-/// `realloc`, which moves a block with a mapping of its own (every block of 1 MiB or more,
+/// `realloc`, which moves a block with a mapping of its own (every block of 128 KiB or more,
 /// `MemoryPolicy`) to its larger size with `mremap`, its pages and all, where a Swift array
 /// allocates a fresh block, copies into it and frees the old one. At 10M events those doublings
 /// faulted in 3 GiB of fresh pages (zeroed by the kernel, then written over) for 1 GiB of peak

@@ -1,3 +1,25 @@
+/// The engine's hashes, in one place: `SipHash` keys the hash of every id a log brings (a sender
+/// must not be able to make ids collide), `Hashing.mix` spreads the bits of keys the engine made
+/// itself (symbols, which no sender chooses), and `ByteWord` reads the words both hash.
+enum Hashing {
+    /// 2^64 divided by the golden ratio: a product by it spreads consecutive numbers over the top
+    /// bits (Fibonacci hashing; `SlotTable`'s probe start, the name cache's slots).
+    @inline(__always) static var golden: UInt64 { 0x9E37_79B9_7F4A_7C15 }
+
+    /// MurmurHash3's 64-bit finalizer: every input bit reaches every output bit. For keys of
+    /// symbols (`HashedIndex`), not for bytes from a log: it is not keyed.
+    @inline(__always)
+    static func mix(_ bits: UInt64) -> UInt64 {
+        var hash = bits
+        hash ^= hash >> 33
+        hash &*= 0xFF51_AFD7_ED55_8CCD
+        hash ^= hash >> 33
+        hash &*= 0xC4CE_B9FE_1A85_EC53
+        hash ^= hash >> 33
+        return hash
+    }
+}
+
 /// SipHash (Aumasson and Bernstein), a keyed pseudo-random function for short inputs, with its
 /// round counts as parameters: 1-3 hashes ids in memory (as Swift's own `Hasher` and Rust's do),
 /// 2-4 is the reference the tests hold it to (and OpenSSL's, which the state uses).
