@@ -1,7 +1,13 @@
 /// A map for the few entries a record usually holds (an open's payloads, an install's decisions):
 /// a linear scan while it is small, and a hash index once it passes `indexThreshold` entries, so
 /// that hostile input with thousands of values under one key stays linear instead of quadratic.
-/// The entries live in a `SmallArray`, so a map of one entry allocates nothing.
+///
+/// The first entry is stored inline and everything else (the later entries and the index) behind
+/// one optional reference, made when a second entry comes: a map of one entry allocates nothing,
+/// and it takes its first entry and one word (an empty map is a value that reference never
+/// takes), which at millions of records is memory that counts: an `Optional` entry, an array and
+/// an optional index took up to 16 bytes more. Copies share that storage until one of them is changed, as
+/// an array's do.
 struct SmallMap<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     static var indexThreshold: Int { 16 }
 
@@ -10,13 +16,38 @@ struct SmallMap<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         var value: Value
     }
 
-    /// In insertion order, which stage records keep; iterating them allocates nothing.
-    private(set) var entries = SmallArray<Entry>()
-    private var index: [Key: Int]?
+    private enum Storage: Sendable {
+        case empty
+        case some(head: Entry, overflow: Overflow?)
+    }
+
+    /// The entries after the first, and the index once there are more than `indexThreshold`.
+    /// Never changed while shared (`upsert` copies it first), hence sendable.
+    private final class Overflow: @unchecked Sendable {
+        var tail: [Entry]
+        var index: [Key: Int]?
+
+        init(tail: [Entry], index: [Key: Int]?) {
+            (self.tail, self.index) = (tail, index)
+        }
+    }
+
+    private var storage = Storage.empty
 
     init() {}
 
-    var isEmpty: Bool { entries.isEmpty }
+    var isEmpty: Bool {
+        if case .empty = storage { return true }
+        return false
+    }
+
+    /// In insertion order, which stage records keep; iterating them allocates nothing.
+    var entries: Entries {
+        switch storage {
+        case .empty: Entries(head: nil, tail: [])
+        case .some(let head, let overflow): Entries(head: head, tail: overflow?.tail ?? [])
+        }
+    }
 
     /// The values in insertion order, as a view rather than a new array.
     var values: some RandomAccessCollection<Value> { entries.lazy.map { $0.value } }
@@ -26,8 +57,15 @@ struct SmallMap<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     }
 
     private func position(of key: Key) -> Int? {
-        if let index { return index[key] }
-        return entries.firstIndex { $0.key == key }
+        switch storage {
+        case .empty:
+            return nil
+        case .some(let head, let overflow):
+            if head.key == key { return 0 }
+            guard let overflow else { return nil }
+            if let index = overflow.index { return index[key] }
+            return overflow.tail.firstIndex { $0.key == key }.map { $0 + 1 }
+        }
     }
 
     /// Applies `update` to the value of `key`, starting from `empty` for a new key.
@@ -41,15 +79,34 @@ struct SmallMap<Key: Hashable & Sendable, Value: Sendable>: Sendable {
 
     /// Inserts `make()` under a new key, or lets `update` change the value already there.
     mutating func upsert(_ key: Key, _ make: () -> Value, _ update: (inout Value) -> Void) {
-        if let position = position(of: key) {
-            entries.modify(at: position) { update(&$0.value) }
-            return
-        }
-        entries.append(Entry(key: key, value: make()))
-        if index != nil {
-            index![key] = entries.count - 1
-        } else if entries.count > Self.indexThreshold {
-            index = Dictionary(uniqueKeysWithValues: entries.enumerated().map { ($1.key, $0) })
+        let position = position(of: key)
+        switch take(&storage, .empty) {
+        case .empty:
+            storage = .some(head: Entry(key: key, value: make()), overflow: nil)
+        case .some(var head, nil):
+            if position == 0 {
+                update(&head.value)
+                storage = .some(head: head, overflow: nil)
+            } else {
+                storage = .some(head: head, overflow: Overflow(tail: [Entry(key: key, value: make())], index: nil))
+            }
+        case .some(var head, var overflow?):
+            if !isKnownUniquelyReferenced(&overflow) { overflow = Overflow(tail: overflow.tail, index: overflow.index) }
+            if position == 0 {
+                update(&head.value)
+            } else if let position {
+                update(&overflow.tail[position - 1].value)
+            } else {
+                overflow.tail.append(Entry(key: key, value: make()))
+                let count = overflow.tail.count + 1
+                if overflow.index != nil {
+                    overflow.index![key] = count - 1
+                } else if count > Self.indexThreshold {
+                    overflow.index = Dictionary(
+                        uniqueKeysWithValues: [(head.key, 0)] + overflow.tail.enumerated().map { ($1.key, $0 + 1) })
+                }
+            }
+            storage = .some(head: head, overflow: overflow)
         }
     }
 
@@ -64,5 +121,18 @@ struct SmallMap<Key: Hashable & Sendable, Value: Sendable>: Sendable {
             mapped.update(moved.key, default: moved.value) { _ in }
         }
         return mapped
+    }
+
+    /// The entries in insertion order: the inline first one, then the others.
+    struct Entries: RandomAccessCollection {
+        fileprivate let head: Entry?
+        fileprivate let tail: [Entry]
+
+        var startIndex: Int { 0 }
+        var endIndex: Int { head == nil ? 0 : 1 + tail.count }
+
+        subscript(position: Int) -> Entry {
+            position == 0 ? head! : tail[position - 1]
+        }
     }
 }
