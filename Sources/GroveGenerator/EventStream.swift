@@ -28,11 +28,12 @@ struct EventStream {
     ) {
         rng = SeededRandom(seed: seed)
         clock = SimulatedClock(lines: lines, span: journeys?.span ?? SimulatedClock.span)
-        funnelsGrove = FunnelsGroveSimulator(seed: seed, journeys: journeys)
-        exposure = GronaSimulator(seed: seed, newInstallShare: shape.newInstallShare, journeys: journeys)
+        funnelsGrove = FunnelsGroveSimulator(seed: seed, journeys: journeys, distinctIDs: shape.distinctIDs)
+        exposure = GronaSimulator(
+            seed: seed, newInstallShare: shape.newInstallShare, journeys: journeys, distinctIDs: shape.distinctIDs)
         self.defectShare = defectShare
         funnelsGroveShare = shape.funnelsGroveShare
-        metadata = shape == .production ? SDKMetadata(seed: seed) : nil
+        metadata = shape.hasSDKMetadata ? SDKMetadata(seed: seed) : nil
         buffer = JSONLineBuilder(capacity: bufferCapacity)
     }
 

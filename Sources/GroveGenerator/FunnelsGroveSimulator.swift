@@ -6,6 +6,8 @@ struct FunnelsGroveSimulator {
         case click, duplicateClick, open, openRetry, openConflict, bind, bindRetry, bindConflict, orphanBind
     }
     private static let actionChoice = WeightedChoice([45, 3, 27, 4, 1, 15, 3, 1, 1])
+    /// The same without the actions that repeat an id (`distinctIDs`).
+    private static let distinctActionChoice = WeightedChoice([48, 0, 32, 0, 0, 15, 3, 1, 1])
 
     private struct RecentClick {
         var number: UInt64
@@ -39,6 +41,8 @@ struct FunnelsGroveSimulator {
     }
 
     private let seed: UInt64
+    /// Every click and open line names a new id.
+    private let distinctIDs: Bool
     private var clickCount: UInt64 = 0
     private var openCount: UInt64 = 0
     private var orphanCount: UInt64 = 0
@@ -47,8 +51,9 @@ struct FunnelsGroveSimulator {
     private var bindings = EntityMemory<RecentBinding>(capacity: 4096)
 
     /// `journeys` (with `--days`) lets opens and bindings follow clicks of days before.
-    init(seed: UInt64, journeys: MultiDayJourneys? = nil) {
+    init(seed: UInt64, journeys: MultiDayJourneys? = nil, distinctIDs: Bool = false) {
         self.seed = seed
+        self.distinctIDs = distinctIDs
         clicks = EntityMemory(capacity: 4096, reaches: journeys == nil ? [] : [
             MultiDayJourneys.open, MultiDayJourneys.binding, MultiDayJourneys.duplicateClick,
         ])
@@ -57,7 +62,8 @@ struct FunnelsGroveSimulator {
     /// Writes one FunnelsGrove event (without its line ending).
     mutating func emit(at instant: EpochNanoseconds, style: TimestampStyle,
                        into line: inout JSONLineBuilder, using rng: inout SeededRandom) {
-        switch Action.allCases[Self.actionChoice.pick(using: &rng)] {
+        let choice = distinctIDs ? Self.distinctActionChoice : Self.actionChoice
+        switch Action.allCases[choice.pick(using: &rng)] {
         case .click:
             emitNewClick(at: instant, style: style, into: &line, using: &rng)
         case .duplicateClick:

@@ -9,6 +9,8 @@ struct GronaSimulator {
         case decision, impression, grant, order, duplicateOrder, previewLink
     }
     private static let actionChoice = WeightedChoice([300, 450, 60, 20, 1, 16])
+    /// The same without duplicate orders (`distinctIDs`).
+    private static let distinctActionChoice = WeightedChoice([300, 450, 60, 21, 0, 16])
 
     private struct RecentDecision {
         var install: UInt64
@@ -25,6 +27,8 @@ struct GronaSimulator {
     private let seed: UInt64
     /// The chance that a decision comes from an install never seen before.
     private let newInstallShare: Double
+    /// Every decision and order comes from a new install, and every order line is a new order.
+    private let distinctIDs: Bool
     private var installCount: UInt64 = 0
     private var orderCount: UInt64 = 0
     private var installs: EntityMemory<UInt64>
@@ -36,9 +40,10 @@ struct GronaSimulator {
     /// `newInstallShare` sets how often a line comes from a new install (the log shape's
     /// cardinality); `journeys` (with `--days`) brings installs back over days, lets orders follow
     /// exposures of days before, and has testers start previewing after they were bucketed.
-    init(seed: UInt64, newInstallShare: Double = 0.22, journeys: MultiDayJourneys? = nil) {
+    init(seed: UInt64, newInstallShare: Double = 0.22, journeys: MultiDayJourneys? = nil, distinctIDs: Bool = false) {
         self.seed = seed
         self.newInstallShare = newInstallShare
+        self.distinctIDs = distinctIDs
         let multiDay = journeys != nil
         installs = EntityMemory(capacity: 4096, reaches: multiDay
             ? [MultiDayJourneys.returningInstall, MultiDayJourneys.orderingInstall] : [])
@@ -50,7 +55,8 @@ struct GronaSimulator {
     /// Writes one Grona event (without its line ending).
     mutating func emit(at instant: EpochNanoseconds, style: TimestampStyle,
                        into line: inout JSONLineBuilder, using rng: inout SeededRandom) {
-        switch Action.allCases[Self.actionChoice.pick(using: &rng)] {
+        let choice = distinctIDs ? Self.distinctActionChoice : Self.actionChoice
+        switch Action.allCases[choice.pick(using: &rng)] {
         case .decision:
             emitDecision(at: instant, style: style, into: &line, using: &rng)
         case .impression:
@@ -203,13 +209,13 @@ struct GronaSimulator {
                                        into line: inout JSONLineBuilder, using rng: inout SeededRandom) {
         orderCount += 1
         var installNumber: UInt64?
-        if rng.chance(0.6),
+        if !distinctIDs, rng.chance(0.6),
            let decision = decisions.randomElement(referencedAt: instant, reach: MultiDayJourneys.order, using: &rng),
            rng.below(GronaCatalog.conversionScale) < GronaCatalog.campaigns[decision.campaign].conversion[decision.variant] {
             installNumber = decision.install
         }
         let record = RecentOrder(number: orderCount,
-                                 install: installNumber ?? chooseInstall(newShare: 0.25, at: instant,
+                                 install: installNumber ?? chooseInstall(newShare: distinctIDs ? 1 : 0.25, at: instant,
                                                                          reach: MultiDayJourneys.orderingInstall,
                                                                          using: &rng))
         orders.add(record, at: instant, using: &rng)

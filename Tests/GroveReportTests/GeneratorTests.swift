@@ -244,3 +244,31 @@ private func decompressedLines(_ paths: [String]) throws -> [ArraySlice<UInt8>] 
         #expect((7_000...8_400).contains(productionClicks), "\(productionClicks) clicks")
     }
 }
+
+@Test func theHighCardinalityShapeNamesANewIDOnEveryClickOpenDecisionAndOrderLine() throws {
+    try withTemporaryDirectory { directory in
+        let options = GeneratorOptions(events: 20_000, files: 2, seed: 3, badLineShare: 0, shape: .highCardinality)
+        let summary = try LogGenerator.generate(options, into: directory + "/a")
+        #expect(try readAll(summary.files) == readAll(LogGenerator.generate(options, into: directory + "/b").files))
+        #expect(LogShape(rawValue: "high-cardinality") == .highCardinality)
+        // Per event type, the id field that must be new on every line, its lines and its values.
+        let idFields = ["link_click": "clickId", "link_open": "openId", "decision": "installId", "order": "orderId"]
+        var lines: [String: Int] = [:]
+        var values: [String: Set<String>] = [:]
+        for line in try decompressedLines(summary.files) {
+            let text = String(decoding: line, as: UTF8.self)
+            for (type, field) in idFields where text.contains(#""type":"\#(type)""#) {
+                let value = try #require(text.firstRange(of: #""\#(field)":""#).map { text[$0.upperBound...].prefix { $0 != "\"" } })
+                lines[type, default: 0] += 1
+                values[type, default: []].insert(String(value))
+            }
+        }
+        for type in idFields.keys {
+            #expect((lines[type] ?? 0) > 200, "\(type) lines")
+            #expect(values[type]?.count == lines[type], "every \(type) line names a new id")
+        }
+        // Production-shaped otherwise: the analysis accepts every line.
+        let result = try Pipeline.run(RunOptions(inputs: [directory + "/a"], outputDirectory: nil, jobs: 2))
+        #expect(result.accounting.acceptedTotal == 20_000)
+    }
+}

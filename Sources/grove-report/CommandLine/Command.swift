@@ -247,7 +247,8 @@ enum Command: Sendable {
     private static func shape(_ arguments: ArgumentList) throws(UsageError) -> LogShape {
         guard let shape = arguments.value("shape") else { return .friendly }
         guard let parsed = LogShape(rawValue: shape) else {
-            throw UsageError("--shape must be 'friendly' or 'production', not '\(shape)'", command: "generate")
+            let shapes = LogShape.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")
+            throw UsageError("--shape must be one of \(shapes), not '\(shape)'", command: "generate")
         }
         return parsed
     }
