@@ -1,36 +1,40 @@
 #!/usr/bin/env bash
-# The grove-report benchmark (issues 5 and 11): grove-report (zlib and ISA-L inflate, 2 and 1
+# The grove-report benchmark (issues 5, 11 and 34): grove-report (zlib and ISA-L inflate, 2 and 1
 # jobs) against the gzip decompression limit and DuckDB, on production-shaped data sets (large and
-# small) and the friendly generated set, with checks that DuckDB's counts agree and that both
-# inflate backends and both job counts write the same reports.
+# small), the friendly generated set and a high-cardinality set (every click, open, install and
+# order id distinct), with checks that DuckDB's counts agree and that both inflate backends and
+# both job counts write the same reports.
 #
-#   Benchmarks/run.sh            full run: production 10M and 1M, friendly 10M, 3 runs (median)
-#   Benchmarks/run.sh --quick    smoke test: 200k, 50k and 50k events, 1 run
+#   Benchmarks/run.sh            full run: production 10M and 1M, friendly 10M, high-cardinality 10M, 3 runs
+#   Benchmarks/run.sh --quick    smoke test: 200k, 50k, 50k and 50k events, 1 run
 #
-# Environment: BENCH_EVENTS_LARGE, BENCH_EVENTS_SMALL, BENCH_EVENTS_FRIENDLY, BENCH_RUNS, GROVE_BIN,
-# BENCH_SCRATCH_PATH, BENCH_RESULTS, BENCH_KEEP_OUTPUT. See Benchmarks/README.md.
+# Environment: BENCH_EVENTS_LARGE, BENCH_EVENTS_SMALL, BENCH_EVENTS_FRIENDLY, BENCH_EVENTS_HIGH,
+# BENCH_RUNS, GROVE_BIN, BENCH_SCRATCH_PATH, BENCH_RESULTS, BENCH_KEEP_OUTPUT. See Benchmarks/README.md.
 set -euo pipefail
 
 usage() {
     cat <<'EOF'
 usage: Benchmarks/run.sh [--quick]
 
-Builds grove-report (release), generates three data sets into Benchmarks/data/ (once): a large
-and a small production-shaped one (generate --shape production) and a friendly one (the default
-shape), then for each set measures wall time and peak RSS (median of BENCH_RUNS runs; each run
-measures every set in turn, the tools interleaved within each set) of
+Builds grove-report (release), generates four data sets into Benchmarks/data/ (once): a large
+and a small production-shaped one (generate --shape production), a friendly one (the default
+shape) and a high-cardinality one (generate --shape high-cardinality: production lines, every
+click, open, install and order id new), then for each set measures wall time and peak RSS
+(median of BENCH_RUNS runs; each run measures every set in turn, the tools interleaved within
+each set) of
   a. gzip -dc of the files, 2 in parallel (the decompression limit on 2 cores),
-  b. grove-report run FILES --max-reject-rate 1, with zlib and with --inflate isal, and on the
-     production sets also with --jobs 1 (both backends),
+  b. grove-report run FILES --max-reject-rate 1, with zlib and with --inflate isal, each with the
+     default jobs and with --jobs 1,
   c. DuckDB computing the same attribution and exposure counts (Benchmarks/duckdb_reports.py),
 checks that DuckDB's counts agree with grove-report's reports and that every grove-report
 variant wrote the same reports, prints the table and writes it to Benchmarks/results/latest.md
 (--quick: Benchmarks/results/quick.md). The ISA-L rows are left out when libisal.so.2 is missing.
 
-  --quick               200k / 50k / 50k events, 1 run (env variables still win)
+  --quick               200k / 50k / 50k / 50k events, 1 run (env variables still win)
   BENCH_EVENTS_LARGE    events of the large production-shaped set (default 10000000, seed 10)
   BENCH_EVENTS_SMALL    events of the small production-shaped set (default 1000000, seed 1)
   BENCH_EVENTS_FRIENDLY events of the friendly set (default 10000000, seed 10)
+  BENCH_EVENTS_HIGH     events of the high-cardinality set (default 10000000, seed 10)
   BENCH_RUNS            runs per tool and set (default 3)
   GROVE_BIN             use this grove-report binary instead of building one
   BENCH_SCRATCH_PATH    build with --scratch-path DIR instead of .build
@@ -56,16 +60,17 @@ log() { printf '==> %s\n' "$*"; }
 die() { printf 'run.sh: %s\n' "$*" >&2; exit 1; }
 
 if [ "$quick" = 1 ]; then
-    default_large=200000 default_small=50000 default_friendly=50000 default_runs=1 mode=quick
+    default_large=200000 default_small=50000 default_friendly=50000 default_high=50000 default_runs=1 mode=quick
 else
-    default_large=10000000 default_small=1000000 default_friendly=10000000 default_runs=3 mode=full
+    default_large=10000000 default_small=1000000 default_friendly=10000000 default_high=10000000 default_runs=3 mode=full
 fi
 events_large=${BENCH_EVENTS_LARGE:-$default_large}
 events_small=${BENCH_EVENTS_SMALL:-$default_small}
 events_friendly=${BENCH_EVENTS_FRIENDLY:-$default_friendly}
+events_high=${BENCH_EVENTS_HIGH:-$default_high}
 runs=${BENCH_RUNS:-$default_runs}
 for pair in "BENCH_EVENTS_LARGE=$events_large" "BENCH_EVENTS_SMALL=$events_small" \
-    "BENCH_EVENTS_FRIENDLY=$events_friendly" "BENCH_RUNS=$runs"; do
+    "BENCH_EVENTS_FRIENDLY=$events_friendly" "BENCH_EVENTS_HIGH=$events_high" "BENCH_RUNS=$runs"; do
     value=${pair#*=}
     [[ "$value" =~ ^[1-9][0-9]*$ ]] || die "${pair%%=*} must be a positive integer, not '$value'"
 done
@@ -135,10 +140,11 @@ dataset() { # set shape events seed: generates Benchmarks/data/SHAPE-events-E-se
 }
 
 # The first two sets are the large and the small one of the same shape (bench_table.py's ratios).
-names=(large small friendly)
+names=(large small friendly high)
 dataset large production "$events_large" 10
 dataset small production "$events_small" 1
 dataset friendly friendly "$events_friendly" 10
+dataset high high-cardinality "$events_high" 10
 if [ "$events_large" = "$events_small" ]; then set_label[small]="${set_label[small]} (seed 1)"; fi
 
 # ISA-L is optional: without libisal.so.2, `--inflate isal` is a usage error and its rows are skipped.
@@ -174,13 +180,11 @@ gzip_limit() { # the decompression limit on 2 cores: every file through gzip -dc
 }
 export -f gzip_limit
 
-variants_of() { # set: the grove-report variants measured on it, as "tool:options"
+variants_of() { # the grove-report variants measured on every set, as "tool:options"
     echo "grove:--inflate zlib"
     if [ "$isal" = 1 ]; then echo "grove-isal:--inflate isal"; fi
-    if [ "${set_shape[$1]}" = production ]; then
-        echo "grove-j1:--inflate zlib --jobs 1"
-        if [ "$isal" = 1 ]; then echo "grove-isal-j1:--inflate isal --jobs 1"; fi
-    fi
+    echo "grove-j1:--inflate zlib --jobs 1"
+    if [ "$isal" = 1 ]; then echo "grove-isal-j1:--inflate isal --jobs 1"; fi
 }
 
 for set in "${names[@]}"; do
@@ -189,6 +193,7 @@ for set in "${names[@]}"; do
     mkdir -p "$tmp/$set"
     log "${set_label[$set]}: ${#files[@]} files in ${set_dir[$set]}, $runs run(s) per tool"
 done
+load_start=$(cut -d ' ' -f 1-3 /proc/loadavg)
 # Run by run, every set in turn: a ratio between two sets (10M / 1M) compares runs of the same
 # minutes, as a ratio between two tools does, not the load of this shared machine at two times.
 for ((run = 1; run <= runs; run++)); do
@@ -234,9 +239,12 @@ memory=$(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)
     echo "# grove-report benchmark"
     echo
     echo "\`Benchmarks/run.sh$([ "$quick" = 1 ] && echo " --quick")\` ($mode; BENCH_EVENTS_LARGE=$events_large," \
-        "BENCH_EVENTS_SMALL=$events_small, BENCH_EVENTS_FRIENDLY=$events_friendly, BENCH_RUNS=$runs)" \
-        "on $(date -u '+%Y-%m-%d %H:%M UTC'). \"production\" sets: \`generate --shape production\`" \
-        "(SDK metadata on Grona lines, production cardinalities); \"friendly\": the default shape."
+        "BENCH_EVENTS_SMALL=$events_small, BENCH_EVENTS_FRIENDLY=$events_friendly, BENCH_EVENTS_HIGH=$events_high," \
+        "BENCH_RUNS=$runs) on $(date -u '+%Y-%m-%d %H:%M UTC'), load average at the start $load_start, at the end" \
+        "$(cut -d ' ' -f 1-3 /proc/loadavg). \"production\" sets: \`generate --shape production\`" \
+        "(SDK metadata on Grona lines, production cardinalities); \"friendly\": the default shape;" \
+        "\"high-cardinality\": \`generate --shape high-cardinality\` (production lines, every click, open," \
+        "install and order id new)."
     echo
     if [ -n "${GROVE_BIN:-}" ]; then grove="grove-report GROVE_BIN=$GROVE_BIN (repository at $commit)"
     else grove="grove-report $commit ($build_command)"; fi
@@ -255,7 +263,7 @@ memory=$(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)
 } >"$tmp/results.md"
 
 publish_results "$results"
-if [ "${BENCH_KEEP_OUTPUT:-0}" = 1 ]; then log "reports of the last runs: $tmp/{large,small,friendly}/{grove*,duckdb}"; fi
+if [ "${BENCH_KEEP_OUTPUT:-0}" = 1 ]; then log "reports of the last runs: $tmp/{large,small,friendly,high}/{grove*,duckdb}"; fi
 if [ "$agree" != 1 ]; then
     die "DuckDB and grove-report, or two grove-report variants, disagree (see the checks above)"
 fi
