@@ -70,11 +70,14 @@ struct SymbolTable: Sendable {
     /// in it), when they are among the ids `carry` was given: an id is hashed once a line.
     @inline(__always)
     private func carriedPlace(_ bytes: UnsafeBufferPointer<UInt8>) -> (hash: UInt64, shard: Int)? {
+        guard carriedCount > 0 else { return nil }
         let address = UInt(bitPattern: bytes.baseAddress)
-        for index in 0..<carriedCount where carried[index].address == address && carried[index].count == bytes.count {
-            return (carried[index].hash, carried[index].shard)
+        return carried.span.withUnsafeBufferPointer { carried in
+            for pending in carried[..<carriedCount] where pending.address == address && pending.count == bytes.count {
+                return (pending.hash, pending.shard)
+            }
+            return nil
         }
-        return nil
     }
 
     /// Hands the table an id of the line about to be validated, as `prefetch` placed it: interning

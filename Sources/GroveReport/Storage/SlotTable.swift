@@ -48,16 +48,28 @@ struct SlotTable: Sendable {
         walk(tag, matches).position
     }
 
-    /// The position of the first entry tagged `tag` that `matches` accepts or, when there is none,
-    /// nil after adding `newPosition` under `tag`: one probe for a lookup that inserts.
+    /// Where a lookup ended: the position of the entry found, or nil and the empty slot where
+    /// the tag belongs, for `insert(_:at:after:)`.
+    struct Probe {
+        fileprivate let index: Int
+        let position: Int?
+    }
+
+    /// The first entry tagged `tag` that `matches` accepts, or where one would go: a lookup that
+    /// may insert probes once.
     @inline(__always)
-    mutating func position(_ tag: UInt32, where matches: (Int) -> Bool, insertingIfAbsent newPosition: Int) -> Int? {
-        let (index, found) = walk(tag, matches)
-        if let found { return found }
-        slots[index] = Self.slot(tag, newPosition)
+    func probe(_ tag: UInt32, where matches: (Int) -> Bool) -> Probe {
+        let (index, position) = walk(tag, matches)
+        return Probe(index: index, position: position)
+    }
+
+    /// Adds an entry in the empty slot `probe` ended at; the table must not have changed since.
+    @inline(__always)
+    mutating func insert(_ tag: UInt32, at position: Int, after probe: Probe) {
+        precondition(probe.position == nil, "a probe that found its entry has no slot to fill")
+        slots[probe.index] = Self.slot(tag, position)
         count += 1
         if Self.overloaded(count, slots: slots.count) { grow(to: Self.grown(slots.count)) }
-        return nil
     }
 
     /// Asks for the cache line where probing for `tag` starts, ahead of a lookup or insert.
@@ -68,7 +80,7 @@ struct SlotTable: Sendable {
     /// Adds an entry; positions fit in 32 bits (the conversion traps beyond).
     mutating func insert(_ tag: UInt32, at position: Int) {
         if Self.overloaded(count + 1, slots: slots.count) { grow(to: Self.grown(slots.count)) }
-        Self.place(Self.slot(tag, position), in: &slots)
+        slots.withUnsafeMutableBufferPointer { Self.place(Self.slot(tag, position), in: $0) }
         count += 1
     }
 
@@ -112,16 +124,20 @@ struct SlotTable: Sendable {
     private mutating func grow(to size: Int) {
         precondition(size <= 1 << 32, "a slot table's slots are found by 32 tag bits")
         var larger = [UInt64](repeating: 0, count: size)
-        for slot in slots where slot != 0 { Self.place(slot, in: &larger) }
+        // One pointer each for the whole pass: no uniqueness check or bounds check a slot.
+        slots.withUnsafeBufferPointer { slots in
+            larger.withUnsafeMutableBufferPointer { larger in
+                for slot in slots where slot != 0 { Self.place(slot, in: larger) }
+            }
+        }
         slots = larger
     }
 
-    private static func place(_ slot: UInt64, in table: inout [UInt64]) {
-        table.withUnsafeMutableBufferPointer { table in
-            let size = table.count
-            var index = start(UInt32(truncatingIfNeeded: slot >> 32), size)
-            while table[index] != 0 { index = next(index, size) }
-            table[index] = slot
-        }
+    @inline(__always)
+    private static func place(_ slot: UInt64, in table: UnsafeMutableBufferPointer<UInt64>) {
+        let size = table.count
+        var index = start(UInt32(truncatingIfNeeded: slot >> 32), size)
+        while table[index] != 0 { index = next(index, size) }
+        table[index] = slot
     }
 }

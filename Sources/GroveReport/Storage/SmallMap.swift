@@ -80,7 +80,7 @@ struct SmallMap<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     /// Inserts `make()` under a new key, or lets `update` change the value already there.
     mutating func upsert(_ key: Key, _ make: () -> Value, _ update: (inout Value) -> Void) {
         let position = position(of: key)
-        switch take(&storage, .empty) {
+        switch storage {
         case .empty:
             storage = .some(head: Entry(key: key, value: make()), overflow: nil)
         case .some(var head, nil):
@@ -91,6 +91,8 @@ struct SmallMap<Key: Hashable & Sendable, Value: Sendable>: Sendable {
                 storage = .some(head: head, overflow: Overflow(tail: [Entry(key: key, value: make())], index: nil))
             }
         case .some(var head, var overflow?):
+            // Emptied first: the overflow is then referenced here alone unless a copy shares it.
+            storage = .empty
             if !isKnownUniquelyReferenced(&overflow) { overflow = Overflow(tail: overflow.tail, index: overflow.index) }
             if position == 0 {
                 update(&head.value)

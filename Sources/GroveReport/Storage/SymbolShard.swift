@@ -18,13 +18,9 @@ struct SymbolShard: Sendable {
     /// The number of `bytes`, whose hash is `hash`, adding them when new.
     mutating func intern(_ bytes: UnsafeBufferPointer<UInt8>, hash: UInt64) -> UInt32 {
         let number = count
-        // Through pointers: the probe reads the strings while it may add a slot.
-        let found = arena.withUnsafeBufferPointer { arena in
-            starts.withUnsafeBufferPointer { starts in
-                slots.position(Self.tag(hash), where: { Self.equals(arena, starts, $0, bytes) }, insertingIfAbsent: number)
-            }
-        }
-        if let found { return UInt32(truncatingIfNeeded: found) }
+        let probe = slots.probe(Self.tag(hash)) { equals($0, bytes) }
+        if let found = probe.position { return UInt32(truncatingIfNeeded: found) }
+        slots.insert(Self.tag(hash), at: number, after: probe)
         append(bytes)
         return UInt32(number)
     }
@@ -57,11 +53,7 @@ struct SymbolShard: Sendable {
 
     /// The number of `bytes` when the shard holds them.
     func lookup(_ bytes: UnsafeBufferPointer<UInt8>, hash: UInt64) -> UInt32? {
-        arena.withUnsafeBufferPointer { arena in
-            starts.withUnsafeBufferPointer { starts in
-                slots.position(Self.tag(hash)) { Self.equals(arena, starts, $0, bytes) }.map { UInt32(truncatingIfNeeded: $0) }
-            }
-        }
+        slots.position(Self.tag(hash)) { equals($0, bytes) }.map { UInt32(truncatingIfNeeded: $0) }
     }
 
     /// The bytes of string `number`.
@@ -132,17 +124,14 @@ struct SymbolShard: Sendable {
         starts.append(UInt32(truncatingIfNeeded: arena.count))
     }
 
-    /// Whether string `number` of `arena` (delimited by `starts`) is `bytes`.
+    /// Whether string `number` is `bytes`: its arena is read only when the lengths match.
     @inline(__always)
-    private static func equals(
-        _ arena: UnsafeBufferPointer<UInt8>, _ starts: UnsafeBufferPointer<UInt32>, _ number: Int,
-        _ bytes: UnsafeBufferPointer<UInt8>
-    ) -> Bool {
+    private func equals(_ number: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         let start = Int(starts[number])
         let length = Int(starts[number + 1]) - start
         guard length == bytes.count else { return false }
         guard length > 0 else { return true }
-        return sameBytes(arena.baseAddress! + start, bytes.baseAddress!, length)
+        return arena.withUnsafeBufferPointer { Self.sameBytes($0.baseAddress! + start, bytes.baseAddress!, length) }
     }
 
     /// Compares ids (mostly 8 to 40 bytes) eight bytes at a time, the last word overlapping,
