@@ -2,8 +2,8 @@ import Foundation
 import Testing
 @testable import GroveReport
 
-/// How the state stores records (schema version 3, docs/STATE.md): rows appended and merged on
-/// reading, compacted once a key has many, and states of versions 1 and 2 migrated in place.
+/// How the state stores records (schema version 4, docs/STATE.md): rows appended and merged on
+/// reading, compacted once a key has many, and states of versions 1, 2 and 3 migrated in place.
 @Suite(.serialized)
 struct StateLayoutTests {
     /// The most rows any record key has in the state.
@@ -79,6 +79,44 @@ struct StateLayoutTests {
              WHERE value NOT LIKE '{"v":3%' AND value NOT LIKE '{"v":4%' AND value NOT LIKE '{"v":5%'
             """])
         #expect(String(decoding: old, as: UTF8.self) == "0\n")
+    }
+
+    /// `Tests/Fixtures/state-v3`: the first two days of `state-v1` ingested by the release that
+    /// wrote schema version 3 (ids kept whole in the rows). Migrated, its ids are packed under the
+    /// digests of their new keys, links and key filter made anew, and nights go on adding up.
+    @Test func aVersion3StateIsMigratedWithItsIdsPacked() throws {
+        let fixtures = packageRoot + "/Tests/Fixtures"
+        let directory = try temporaryDirectory()
+        let state = directory + "/state.sqlite"
+        try writeFile(state, try readFile(fixtures + "/state-v3/state.sqlite"))
+        let bytesBefore = Int(try Self.scalar(state, "SELECT sum(length(key) + length(value)) FROM records")) ?? 0
+        let days = ["2026-03-02", "2026-03-03", "2026-03-04"].map { fixtures + "/state-v1/events-\($0).ndjson.gz" }
+        let single = try execute(["run", "--out", directory + "/single", "--max-reject-rate", "1"] + days)
+        #expect(single.status == 0, "\(single.stderr)")
+        // Migrated without a new input: the same reports as before, the rows packed.
+        let migrated = try execute(["run", "--state", state, "--out", directory + "/migrated", "--max-reject-rate", "1"])
+        #expect(migrated.status == 0, "\(migrated.stderr)")
+        let twoDays = try execute(["run", "--out", directory + "/two", "--max-reject-rate", "1"] + days.prefix(2))
+        #expect(twoDays.status == 0)
+        #expect(try StateTests.comparable(directory + "/migrated") == StateTests.comparable(directory + "/two"))
+        #expect(try Self.scalar(state, "PRAGMA user_version") == "\(StateSchema.version)")
+        let bytesAfter = Int(try Self.scalar(state, "SELECT sum(length(key) + length(value)) FROM records")) ?? .max
+        #expect(bytesAfter * 5 < bytesBefore * 4, "\(bytesBefore) bytes of rows before, \(bytesAfter) after")
+        // A click key: its kind, the form header, `clk_`, the digit count and 8 bytes.
+        #expect(try Self.scalar(state, "SELECT max(length(key)) FROM records WHERE hex(key) LIKE '01%'") == "15")
+        let night = try execute(["run", "--state", state, "--out", directory + "/night", "--max-reject-rate", "1"] + days)
+        #expect(night.status == 0, "\(night.stderr)")
+        #expect(try StateTests.comparable(directory + "/night") == StateTests.comparable(directory + "/single"))
+        let salt = try Self.scalar(state, "SELECT value FROM meta WHERE name = 'email_salt'")
+        let digest = StateKeyDigest(salt: Array(salt.utf8))
+        let rows = try commandOutput(["sqlite3", "-separator", "\t", state, "SELECT hash, hex(key) FROM records"])
+        for row in String(decoding: rows, as: UTF8.self).split(separator: "\n") {
+            let parts = row.split(separator: "\t", maxSplits: 1)
+            let key = stride(from: 0, to: parts[1].count, by: 2).map { offset in
+                UInt8(parts[1].dropFirst(offset).prefix(2), radix: 16) ?? 0
+            }
+            #expect(Int64(parts[0]) == digest.of(key), "\(parts[1])")
+        }
     }
 
     /// `Tests/Fixtures/state-v2`: a state of schema version 2 (CRC-32 digests, stage record text)

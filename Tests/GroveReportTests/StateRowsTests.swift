@@ -29,6 +29,43 @@ struct StateRowsTests {
         for scope in PreviewScope.allCases { #expect(renderedReports(read, scope: scope) == renderedReports(state, scope: scope)) }
     }
 
+    /// Every text reads back as its exact bytes, whichever form it was kept in, and ids of the
+    /// usual shapes are kept at about half their length.
+    @Test func textsReadBackExactlyInEveryForm() throws {
+        let store = try StateStore(path: try temporaryDirectory() + "/state.db", lockWaitSeconds: 0)
+        let names = StateNames(store: store)
+        var random = SeededRandom(seed: 7)
+        let alphabet = Array("0123456789abcdefABCDEF-_:xz@é".utf8)
+        var texts = [
+            "", "a", "clk_8e3ae4d4e6efdcfd", "clk_8e3ae4d4e6efdcf", "opn_0000000000000000", "ord_abc", "8e3ae4d4",
+            "8e3ae4d", "CLK_8E3AE4D4E6EFDCFD", "32D0F243-D48D-6B8F-6C99-8CAB821246F7", "32d0f243-d48d-6b8f-6c99-8cab821246f7",
+            "32D0F243-d48d-6B8F-6C99-8CAB821246F7", "12345678-1234-1234-1234-123456789012", "32D0F243-D48D-6B8F-6C99-8CAB821246F",
+            "32D0F243_D48D-6B8F-6C99-8CAB821246F7", "user@example.com", "ctx_95f004be1c5d4c1d",
+        ].map { Array($0.utf8) }
+        for _ in 0..<2_000 {
+            texts.append((0..<Int.random(in: 0...40, using: &random)).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &random)] })
+        }
+        var symbols = SymbolTable()
+        let interned = texts.map { symbols.intern($0) }
+        var writer = StateRowWriter(symbols: symbols, names: names)
+        for symbol in interned { writer.text(symbol) }
+        var reader = StateRowReader(symbols: SymbolTable(), names: names)
+        reader.load(writer.bytes)
+        for text in texts {
+            let symbol = try #require(try reader.text())
+            #expect(Array(reader.symbols.bytes(symbol)) == text, "\(String(decoding: text, as: UTF8.self))")
+        }
+        #expect(reader.isAtEnd)
+        // Sizes: a prefixed hex id, a UUID, a text kept whole.
+        for (text, size) in [("clk_8e3ae4d4e6efdcfd", 14), ("32D0F243-D48D-6B8F-6C99-8CAB821246F7", 17), ("spring-sale", 12)] {
+            var one = SymbolTable()
+            let symbol = one.intern(Array(text.utf8))
+            var single = StateRowWriter(symbols: one, names: names)
+            single.text(symbol)
+            #expect(single.bytes.count == size, "\(text): \(single.bytes.count) bytes")
+        }
+    }
+
     @Test func damagedRowsAreRefusedNotTrappedOn() throws {
         let store = try StateStore(path: try temporaryDirectory() + "/state.db", lockWaitSeconds: 0)
         let names = StateNames(store: store)

@@ -119,6 +119,7 @@ final class StateStore {
             try mapping { () throws(SQLiteError) in try StateMigration.fromVersion1(connection) }
         }
         if version == 1 || version == 2 { try StateMigration.fromVersion2(connection, store: self) }
+        if version == 3 { try StateMigration.fromVersion3(connection, store: self) }
     }
 
     /// Makes every change of this run durable at once.

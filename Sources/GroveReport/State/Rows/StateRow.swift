@@ -70,8 +70,11 @@ enum StateRows {
     }
 
     /// Merges stored rows into `state`: a record is the merge of its rows.
-    static func read(_ rows: some Sequence<Row>, into state: inout PartialState, names: StateNames) throws(StateError) {
-        var reader = StateRowReader(symbols: take(&state.symbols, SymbolTable()), names: names)
+    /// (`wholeTexts`: rows of schema 3, for the migration.)
+    static func read(
+        _ rows: some Sequence<Row>, into state: inout PartialState, names: StateNames, wholeTexts: Bool = false
+    ) throws(StateError) {
+        var reader = StateRowReader(symbols: take(&state.symbols, SymbolTable()), names: names, wholeTexts: wholeTexts)
         defer { state.symbols = take(&reader.symbols, SymbolTable()) }
         for row in rows {
             reader.load(row.key)
