@@ -28,25 +28,16 @@ let package = Package(
             name: "CISAL",
             path: "Sources/CISAL"
         ),
-        // glibc's malloc.h (mallopt), part of libc: nothing to install or link.
+        // The C facilities Swift cannot reach by itself, one header each (SSE2's byte compare and
+        // pmovmskb, the compiler's prefetch hint, glibc's mallopt): nothing to install or link.
         .systemLibrary(
-            name: "CMalloc",
-            path: "Sources/CMalloc"
-        ),
-        // The compiler's prefetch hint (a header-only shim): nothing to install or link.
-        .systemLibrary(
-            name: "CPrefetch",
-            path: "Sources/CPrefetch"
-        ),
-        // SSE2's byte compare and pmovmskb (a header-only shim): nothing to install or link.
-        .systemLibrary(
-            name: "CByteMask",
-            path: "Sources/CByteMask"
+            name: "CShims",
+            path: "Sources/CShims"
         ),
         // The pipeline: input, events, aggregation, statistics, reports, stages, state.
         .target(
             name: "GroveReport",
-            dependencies: ["CZlib", "CISAL", "CCrypto", "CSQLite", "CMalloc", "CPrefetch", "CByteMask"]
+            dependencies: ["CZlib", "CISAL", "CCrypto", "CSQLite", "CShims"]
         ),
         // The synthetic log generator: writes the events the pipeline reads (and the bad lines it rejects).
         .target(

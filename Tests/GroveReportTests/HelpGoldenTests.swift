@@ -33,7 +33,7 @@ struct HelpGoldenTests {
         let result = try execute(["help", "frobnicate"])
         #expect(result.status == 2)
         #expect(result.stdout.isEmpty)
-        #expect(result.stderr == "grove-report: no help for 'frobnicate': the commands are run, validate, generate (see 'grove-report --help')\n")
+        #expect(result.stderr == "grove-report: no help for 'frobnicate': the commands are run, validate, generate and state (see 'grove-report --help')\n")
     }
 }
 

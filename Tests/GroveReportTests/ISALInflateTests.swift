@@ -164,7 +164,7 @@ struct InflateOptionTests {
     @Test func theOptionIsParsedAndZlibIsTheDefault() throws {
         guard case .run(let plain) = try Command.parse(["run"]) else { throw UsageError("not run") }
         #expect(plain.inflate == .zlib)
-        guard case .validate(let zlib) = try Command.parse(["validate", "--inflate", "zlib"]) else { throw UsageError("not validate") }
+        guard case .validate(let zlib, _) = try Command.parse(["validate", "--inflate", "zlib"]) else { throw UsageError("not validate") }
         #expect(zlib.inflate == .zlib)
         #expect(throws: UsageError.self) { try Command.parse(["run", "--inflate", "gzip"]) }
     }

@@ -1,4 +1,4 @@
-import CMalloc
+import CShims
 
 /// How the process asks glibc's allocator for memory.
 ///

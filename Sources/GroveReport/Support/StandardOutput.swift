@@ -19,13 +19,7 @@ public struct StandardOutput {
 
     /// Writes everything buffered.
     public mutating func flush() throws(OutputError) {
-        var written = 0
-        while written < buffer.count {
-            let count = buffer.withUnsafeBytes { Glibc.write(STDOUT_FILENO, $0.baseAddress! + written, $0.count - written) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { throw .cannotWrite(path: "standard output") }
-            written += count
-        }
+        guard WholeWrite.write(buffer, to: STDOUT_FILENO) else { throw .cannotWrite(path: "standard output") }
         buffer.removeAll(keepingCapacity: true)
     }
 }

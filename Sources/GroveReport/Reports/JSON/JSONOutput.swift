@@ -82,12 +82,3 @@ indirect enum JSONOutput: Sendable, Equatable {
         output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent * 2))
     }
 }
-
-/// Decimal formatting shared by the CSV and JSON writers.
-public enum DecimalFormat {
-    /// The shortest text that reads back as the same `Double` (Swift's own algorithm), e.g.
-    /// `0.5`, `1.0`, `1e-05`.
-    public static func shortest(_ value: Double) -> String {
-        value.description
-    }
-}

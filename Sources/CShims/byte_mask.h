@@ -1,5 +1,5 @@
-#ifndef GROVE_CBYTEMASK_SHIM_H
-#define GROVE_CBYTEMASK_SHIM_H
+#ifndef GROVE_CSHIMS_BYTE_MASK_H
+#define GROVE_CSHIMS_BYTE_MASK_H
 #include <stdint.h>
 
 /* Bit i set when byte i of the 16 at `bytes` equals `byte`. Swift has no one-bit-per-lane
