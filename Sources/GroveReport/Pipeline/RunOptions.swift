@@ -17,7 +17,7 @@ public struct RunOptions: Sendable {
     public var jobs: Int
     /// How many partitions by key the merge and the joins deal to the threads, at most 16 (the
     /// symbol table's shards; more count as 16); nil for 16. Any number gives the same reports.
-    public var partitions: Int?
+    var partitions: Int?
     /// The share of rejected lines above which the run fails (exit 1).
     public var maxRejectRate: Double
     /// Whether `rejects.ndjson` carries the redacted raw line.

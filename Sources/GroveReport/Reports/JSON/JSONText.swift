@@ -2,9 +2,9 @@
 /// records' text and the generator. `"` and `\` are escaped, newline, carriage return and tab as
 /// `\n` `\r` `\t`, the other control bytes and DEL as `\u00XX`; every other byte is copied, so
 /// invalid UTF-8 from a log reaches the output as it came.
-public enum JSONText {
+package enum JSONText {
     /// Appends `bytes` as a JSON string literal.
-    public static func append(_ bytes: [UInt8], to output: inout [UInt8]) {
+    package static func append(_ bytes: [UInt8], to output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
         // Most texts (ids, names) need no escape: copy them whole.
         if bytes.contains(where: needsEscape) {
@@ -18,7 +18,7 @@ public enum JSONText {
     /// `text` as a JSON string literal. With `asciiOnly` every non-ASCII scalar is written
     /// `\uXXXX` (a surrogate pair above U+FFFF), so the generator can spell the same text a
     /// second way for the reader.
-    public static func literal(_ text: String, asciiOnly: Bool = false) -> [UInt8] {
+    package static func literal(_ text: String, asciiOnly: Bool = false) -> [UInt8] {
         var output: [UInt8] = []
         guard asciiOnly else {
             append(Array(text.utf8), to: &output)
@@ -37,7 +37,7 @@ public enum JSONText {
     }
 
     /// Appends `\uXXXX` with lowercase hex digits.
-    public static func appendUnicodeEscape(_ unit: UInt16, to output: inout [UInt8]) {
+    package static func appendUnicodeEscape(_ unit: UInt16, to output: inout [UInt8]) {
         output += [UInt8(ascii: "\\"), UInt8(ascii: "u")]
         for shift in stride(from: 12, through: 0, by: -4) {
             output.append(HexDigits.lowercase[Int((unit >> UInt16(shift)) & 0xF)])
