@@ -49,11 +49,31 @@ let package = Package(
             name: "grove-report",
             dependencies: ["GroveReport", "GroveGenerator"]
         ),
+        // The tests, by what they run (docs/ARCHITECTURE.md, Targets). Each links in Tests/Support/
+        // (its Support folder is a symbolic link to it); the fixtures are in Tests/Fixtures/.
+        // The fast set alone: swift test --filter GroveReportUnitTests.
         .testTarget(
-            name: "GroveReportTests",
+            name: "GroveReportUnitTests",
             dependencies: ["GroveReport", "GroveGenerator", "grove-report"],
-            // Golden files the tests read from the source tree (and regenerate there).
-            exclude: ["Golden"]
+            path: "Tests/Unit"
+        ),
+        // The built executable on fixtures and generated logs: exit codes, stderr, outputs, golden help.
+        .testTarget(
+            name: "GroveReportEndToEndTests",
+            dependencies: ["GroveReport", "GroveGenerator", "grove-report"],
+            path: "Tests/EndToEnd"
+        ),
+        // report.html in headless Chromium.
+        .testTarget(
+            name: "GroveReportBrowserTests",
+            dependencies: ["GroveReport", "GroveGenerator", "grove-report"],
+            path: "Tests/Browser"
+        ),
+        // run --state night by night, and the state file's layout, safety and damage.
+        .testTarget(
+            name: "GroveReportStateTests",
+            dependencies: ["GroveReport", "GroveGenerator", "grove-report"],
+            path: "Tests/State"
         ),
     ]
 )

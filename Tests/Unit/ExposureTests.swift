@@ -2,39 +2,7 @@ import Testing
 @testable import GroveReport
 
 /// Hand-computed fixtures for docs/EXPOSURE.md and docs/AUDIT.md.
-struct ExposureTests {
-    static func decision(
-        _ install: String, _ campaign: String, _ variant: String, ts: String = "2026-03-01T10:00:00Z",
-        preview: Bool = false, control: Bool = false, unit: String? = nil, customer: String? = nil,
-        consent: String? = nil, previewKey: String = "isPreview"
-    ) -> String {
-        var fields = [#""type":"decision""#, #""ts":"\#(ts)""#, #""installId":"\#(install)""#,
-                      #""campaignId":"\#(campaign)""#, #""variantId":"\#(variant)""#]
-        fields.append(previewKey == "isPreview" ? #""isPreview":\#(preview)"# : #""isPreview":false,"preview":\#(preview)"#)
-        if control { fields.append(#""control":true"#) }
-        if let unit { fields.append(#""unit":"\#(unit)""#) }
-        if let customer { fields.append(#""customerId":"\#(customer)""#) }
-        if let consent { fields.append(#""consent":"\#(consent)""#) }
-        return "{" + fields.joined(separator: ",") + "}"
-    }
-
-    static func impression(_ install: String, _ campaign: String, _ variant: String, preview: Bool = false, consent: String = "granted") -> String {
-        #"{"type":"impression","ts":"2026-03-01T10:00:00Z","installId":"\#(install)","campaignId":"\#(campaign)","variantId":"\#(variant)","preview":\#(preview),"consent":"\#(consent)"}"#
-    }
-
-    static func grant(_ install: String, _ campaign: String, _ variant: String, preview: Bool = false) -> String {
-        #"{"type":"grant","ts":"2026-03-01T10:00:00Z","installId":"\#(install)","campaignId":"\#(campaign)","variantId":"\#(variant)","offerId":"f","preview":\#(preview)}"#
-    }
-
-    static func order(
-        _ id: String, _ install: String, amount: Int, ts: String = "2026-03-01T11:00:00Z", customer: String? = nil,
-        preview: Bool = false, consent: String? = nil
-    ) -> String {
-        let customerPart = customer.map { #","customerId":"\#($0)""# } ?? ""
-        let consentPart = consent.map { #","consent":"\#($0)""# } ?? ""
-        return #"{"type":"order","ts":"\#(ts)","installId":"\#(install)","orderId":"\#(id)","amountMinor":\#(amount),"preview":\#(preview)\#(customerPart)\#(consentPart)}"#
-    }
-
+extension ExposureTests {
     func analyse(_ lines: [String], configuration: Configuration? = nil, scope: PreviewScope = .unit) -> ExposureResult {
         partialState(lines).joined(scope: scope).exposureResult(configuration: configuration)
     }

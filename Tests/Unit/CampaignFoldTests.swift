@@ -5,58 +5,7 @@ import Testing
 /// `--max-campaigns` (docs/OUTPUTS.md, Names from the logs are bounded) on hand-computed
 /// fixtures: which campaigns are kept, ties by name, the sums of `(other campaigns)` and their
 /// rates, exposure's `(all)` row without lift or SRM, the audit's own ranking, unchanged totals.
-struct CampaignFoldTests {
-    typealias A = AttributionTests
-    typealias E = ExposureTests
-
-    /// Four attribution campaigns: beta 3 clicks, alpha and gamma 2 (a tie), delta 1.
-    static let attributionLines = [
-        A.click("k1", "2026-03-01T10:00:00Z", route: "app", campaign: "alpha"),
-        A.click("k2", "2026-03-01T10:00:00Z", route: "store", campaign: "alpha"),
-        A.click("k3", "2026-03-01T10:00:00Z", campaign: "beta"),
-        A.click("k4", "2026-03-01T10:00:00Z", campaign: "beta"),
-        A.click("k5", "2026-03-01T10:00:00Z", campaign: "beta"),
-        A.click("k6", "2026-03-01T10:00:00Z", route: "store", campaign: "gamma"),
-        A.click("k7", "2026-03-01T10:00:00Z", route: "app", campaign: "gamma"),
-        A.click("k8", "2026-03-01T10:00:00Z", route: "store", campaign: "delta"),
-        A.open("o1", "2026-03-01T10:01:00Z", click: "k1"),
-        A.open("o2", "2026-03-01T10:01:00Z", click: "k3"),
-        A.open("o3", "2026-03-01T10:01:00Z", click: "k6"),
-        A.open("o3", "2026-03-01T10:02:00Z", click: "k6"),
-        A.bind("k1", "2026-03-01T10:02:00Z", "a@b.co"),
-        A.bind("k6", "2026-03-01T10:02:00Z", "c@d.co"),
-        A.bind("k6", "2026-03-01T10:03:00Z", "e@f.co"),
-        A.bind("k8", "2026-03-01T10:02:00Z", "g@h.co"),
-    ]
-
-    /// Four exposure campaigns by total units: e1 5, e3 and e4 4 (a tie), e2 1. The audit ranks
-    /// them otherwise: e4 has a violation, e2 two preview events, e3 one, e1 none.
-    static let exposureLines: [String] = {
-        var lines = ["a1", "a2", "a3"].map { E.decision($0, "e1", "A", control: true) }
-        lines += ["b1", "b2"].map { E.decision($0, "e1", "B") }
-        lines.append(E.order("ob1", "b1", amount: 100))
-        // e2: one unit, which converts and saw an impression; m1 saw two variants.
-        lines += [E.decision("x1", "e2", "A"), E.decision("m1", "e2", "A"), E.decision("m1", "e2", "B")]
-        lines += [E.order("ox1", "x1", amount: 300), E.impression("x1", "e2", "A")]
-        lines += [E.impression("q2", "e2", "A", preview: true), E.impression("q2", "e2", "A", preview: true)]
-        lines += [E.decision("y1", "e3", "X"), E.decision("y2", "e3", "X"), E.decision("y3", "e3", "Y"), E.decision("y4", "e3", "Y")]
-        lines.append(E.impression("q3", "e3", "X", preview: true))
-        lines += ["z1", "z2", "z3", "z4"].map { E.decision($0, "e4", "Z") }
-        lines.append(E.order("oz1", "z1", amount: 100))
-        // e4: a customer-unit decision without a customer; a tester's install, contaminated.
-        lines.append(E.decision("z9", "e4", "Z", unit: "customer"))
-        lines += [E.decision("p1", "e4", "Z", preview: true), E.decision("p1", "e4", "Z")]
-        return lines
-    }()
-
-    static func joined(_ lines: [String]) -> JoinedState {
-        partialState(lines).joined(scope: .unit)
-    }
-
-    static func names(_ result: AttributionResult) -> [String] {
-        result.campaigns.map(\.campaign.description)
-    }
-
+extension CampaignFoldTests {
     @Test func attributionKeepsTheMostClicksTiesByNameAndSumsTheRest() {
         let state = Self.joined(Self.attributionLines)
         let all = state.attributionResult()

@@ -4,12 +4,7 @@ import Testing
 @testable import GroveReport
 
 /// Order-independence, partition-independence and accounting properties over generated data.
-struct PropertyTests {
-    /// Generated once for every test here and in `StageTests`. A generation failure is kept and
-    /// rethrown by `lines`, so each test that reads them fails instead of comparing empty with empty.
-    static let generated = Result { try generatedLines(events: 6000, seed: 42) }
-    static var lines: [String] { get throws { try generated.get() } }
-
+extension PropertyTests {
     /// The partition key of a line's event: its join key, or the line itself for non-events.
     func partitionKey(_ line: String) -> UInt64 {
         guard let (event, symbols) = acceptedEventWithSymbols(line) else { return ByteString(line).stableHash }

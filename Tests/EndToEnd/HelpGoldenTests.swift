@@ -3,7 +3,7 @@ import Testing
 @testable import grove_report
 
 /// The `--help` text of the tool and of every command, against golden files in
-/// `Tests/GroveReportTests/Golden/help/`. After a deliberate change to a help text, regenerate
+/// `Tests/Fixtures/help/`. After a deliberate change to a help text, regenerate
 /// them with `GROVE_REPORT_REGENERATE_GOLDEN=1 swift test --filter HelpGoldenTests` and review the
 /// diff before committing it.
 struct HelpGoldenTests {
@@ -37,7 +37,7 @@ struct HelpGoldenTests {
     }
 }
 
-let goldenHelpDirectory = packageRoot + "/Tests/GroveReportTests/Golden/help"
+let goldenHelpDirectory = packageRoot + "/Tests/Fixtures/help"
 
 /// The golden `--help` text of `topic` (`tool` for the tool's own).
 func goldenHelp(_ topic: String) throws -> String {

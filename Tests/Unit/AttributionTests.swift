@@ -3,23 +3,7 @@ import Testing
 @testable import GroveReport
 
 /// Hand-computed fixtures for docs/ATTRIBUTION.md.
-struct AttributionTests {
-    static func click(_ id: String, _ ts: String, route: String = "app", campaign: String? = nil, slug: String = "s") -> String {
-        let utm = campaign.map { #","utm_campaign":"\#($0)""# } ?? ""
-        return #"{"type":"link_click","ts":"\#(ts)","clickId":"\#(id)","appKey":"k","slug":"\#(slug)","route":"\#(route)"\#(utm)}"#
-    }
-
-    static func open(_ id: String, _ ts: String, click: String? = nil, slug: String = "s", context: String? = nil, campaign: String? = nil) -> String {
-        let clickPart = click.map { #","clickId":"\#($0)""# } ?? ""
-        let contextPart = context.map { #","context":"\#($0)""# } ?? ""
-        let utm = campaign.map { #","utm_campaign":"\#($0)""# } ?? ""
-        return #"{"type":"link_open","ts":"\#(ts)","openId":"\#(id)","appKey":"k","slug":"\#(slug)"\#(clickPart)\#(contextPart)\#(utm)}"#
-    }
-
-    static func bind(_ click: String, _ ts: String, _ email: String) -> String {
-        #"{"type":"click_bind","ts":"\#(ts)","clickId":"\#(click)","verifiedEmail":"\#(email)"}"#
-    }
-
+extension AttributionTests {
     func result(_ lines: [String]) -> AttributionResult {
         partialState(lines).joined(scope: .unit).attributionResult()
     }

@@ -3,27 +3,7 @@ import Testing
 
 /// `preview_link` lines (docs/EVENTS.md) and what the audit makes of them (docs/AUDIT.md), on
 /// hand-computed fixtures.
-struct PreviewLinkTests {
-    static let pairURL = "acmemarket://grona-preview?code=AB12-cd34"
-    static let clearURL = "acmemarket://grona-preview?clear=1"
-    static let malformedURL = "acmemarket://grona-preview?code=short"
-    static let foreignURL = "https://shop.example.com/preview?code=AB12-cd34"
-
-    /// A `preview_link` line; `extra` is appended as raw JSON members.
-    static func link(
-        _ install: String = "i1", url: String = pairURL, outcome: String = "paired", campaign: String? = "c",
-        variant: String? = "A", ts: String = "2026-03-01T10:00:00Z", pin: String? = "2026-03-01T18:00:00Z",
-        consent: String? = nil, extra: String = ""
-    ) -> String {
-        var fields = [#""type":"preview_link""#, #""ts":"\#(ts)""#, #""installId":"\#(install)""#]
-        if let consent { fields.append(#""consent":"\#(consent)""#) }
-        fields += [#""url":"\#(url)""#, #""outcome":"\#(outcome)""#]
-        if let campaign { fields.append(#""campaignId":"\#(campaign)""#) }
-        if let variant { fields.append(#""variantId":"\#(variant)""#) }
-        if let pin { fields.append(#""pinExpiresAt":"\#(pin)""#) }
-        return "{" + (fields + (extra.isEmpty ? [] : [extra])).joined(separator: ",") + "}"
-    }
-
+extension PreviewLinkTests {
     func audit(_ lines: [String], scope: PreviewScope = .unit) -> PreviewAudit {
         partialState(lines).joined(scope: scope).exposureResult(configuration: nil).audit
     }
