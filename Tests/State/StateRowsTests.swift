@@ -19,7 +19,7 @@ struct StateRowsTests {
         let store = try StateStore(path: try temporaryDirectory() + "/state.db", lockWaitSeconds: 0)
         let names = StateNames(store: store)
         let state = try Self.night()
-        let rows = try StateRows.rows(of: state, names: names)
+        let rows = try StateRows.rows(of: state, names: names, digest: store.digest).rows
         #expect(rows.count == state.attribution.clicks.count + state.attribution.bindings.count + state.attribution.opens.count
             + state.exposure.installs.count + state.exposure.orders.count)
         var read = PartialState()
@@ -32,7 +32,7 @@ struct StateRowsTests {
     @Test func damagedRowsAreRefusedNotTrappedOn() throws {
         let store = try StateStore(path: try temporaryDirectory() + "/state.db", lockWaitSeconds: 0)
         let names = StateNames(store: store)
-        let rows = try StateRows.rows(of: try Self.night(), names: names)
+        let rows = try StateRows.rows(of: try Self.night(), names: names, digest: store.digest).rows
         var random = SeededRandom(seed: 31)
         var refused = 0
         for _ in 0..<5_000 {

@@ -3,7 +3,8 @@ import Testing
 @testable import GroveReport
 
 /// SPEC section 10 on a state: nights with windows add up to one run with the same windows, and
-/// a change of windows between nights recomputes the stored results from the stored records.
+/// a change of windows or of preview scope between nights recomputes the stored results from the
+/// stored records.
 @Suite(.serialized)
 struct StateWindowTests {
     static let windows = ["--conversion-window", "1", "--bind-window", "1"]
@@ -54,6 +55,25 @@ struct StateWindowTests {
         #expect(try StateTests.comparable(directory + "/night-1") == (try single(directory + "/one", Self.windows, Array(files[0..<3]))))
         #expect(try StateTests.comparable(directory + "/night-2") == (try single(directory + "/two", ["--bind-window", "3"], files)))
         #expect(try StateTests.comparable(directory + "/night-3") == (try single(directory + "/three", [], files)))
+    }
+
+    /// The state keeps the results of the scope its last run reported: a night under the other
+    /// scope recomputes them from the records, and a night without inputs reports it too.
+    @Test func aChangeOfPreviewScopeBetweenNightsRecomputesFromTheRecords() throws {
+        let directory = try temporaryDirectory()
+        let files = try StateTests.splitLogs(into: directory, files: 4, seed: 14)
+        let event = ["--preview-scope", "event"]
+        let (_, stderr) = try nights(directory, [
+            ([], Array(files[0..<2])), (event, [files[2]]), (event, [files[3]]), ([], []),
+        ])
+        #expect(!stderr[0].contains("recomputed") && !stderr[2].contains("recomputed"))
+        #expect(stderr[1].contains("recomputed") && stderr[1].contains("preview scope changed (unit before, event now)"))
+        #expect(stderr[3].contains("recomputed") && stderr[3].contains("preview scope changed (event before, unit now)"))
+        #expect(try StateTests.comparable(directory + "/night-1") == (try single(directory + "/one", event, Array(files[0..<3]))))
+        #expect(try StateTests.comparable(directory + "/night-2") == (try single(directory + "/two", event, files)))
+        #expect(try StateTests.comparable(directory + "/night-3") == (try single(directory + "/three", [], files)))
+        // The scopes differ on these logs, so the recompute is what made night 3 right.
+        #expect(try StateTests.comparable(directory + "/night-2")["exposure.csv"] != StateTests.comparable(directory + "/night-3")["exposure.csv"])
     }
 
     @Test func theThreadCountChangesNoByteWithWindows() throws {

@@ -54,8 +54,7 @@ enum StateMigration {
                 }
                 try StateRecordText.read(select.bytes(0), select.bytes(1), into: &chunk, path: store.path)
             }
-            let rows = try StateRows.rows(of: chunk.state, names: names)
-            try store.appendRecordRows(rows.map { (store.digest.of($0.key), $0) })
+            try store.appendRecordRows(StateRows.rows(of: chunk.state, names: names, digest: store.digest))
             try store.addLinks(IncrementalMerge.links(of: chunk.state, digest: store.digest, names: names))
         }
         try store.mapping { () throws(SQLiteError) in

@@ -42,29 +42,23 @@ struct StateRowWriter {
     /// and its bytes.
     mutating func text(_ symbol: Symbol?) {
         guard let symbol else { return varint(0) }
-        Self.append(text: symbols.bytes(symbol), to: &bytes)
-    }
-
-    /// The key of a record kept by one id (a click, binding, open or order).
-    static func key(kind: UInt8, id: some Collection<UInt8>) -> [UInt8] {
-        var key = [kind]
-        append(text: id, to: &key)
-        return key
-    }
-
-    private static func append(text: some Collection<UInt8>, to bytes: inout [UInt8]) {
-        if let digest = TextSealing.digestBytes(ofSealed: text) {
-            append(varint: 1, to: &bytes)
-            bytes += digest
-        } else {
-            append(varint: UInt64(text.count) + 2, to: &bytes)
-            bytes += text
+        let text = symbols.bytes(symbol)
+        if text.withContiguousStorageIfAvailable({ append(text: $0) }) == nil {
+            Array(text).withUnsafeBufferPointer { append(text: $0) }
         }
     }
 
-    private mutating func varint(_ value: UInt64) { Self.append(varint: value, to: &bytes) }
+    private mutating func append(text: UnsafeBufferPointer<UInt8>) {
+        if let digest = TextSealing.digestBytes(ofSealed: text) {
+            varint(1)
+            bytes += digest
+        } else {
+            varint(UInt64(text.count) + 2)
+            bytes.append(contentsOf: text)
+        }
+    }
 
-    private static func append(varint value: UInt64, to bytes: inout [UInt8]) {
+    private mutating func varint(_ value: UInt64) {
         var rest = value
         while rest >= 0x80 {
             bytes.append(UInt8(truncatingIfNeeded: rest) | 0x80)
