@@ -1,4 +1,4 @@
-import CPrefetch
+import CShims
 
 /// Finds the position of a key among a store's records.
 protocol RecordIndex: Sendable {

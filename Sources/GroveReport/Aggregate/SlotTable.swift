@@ -1,4 +1,4 @@
-import CPrefetch
+import CShims
 
 /// The open addressing both record indexes share: a power-of-two table of 64-bit slots
 /// `tag << 32 | (position + 1)`, 0 marking an empty one, probed linearly and kept at most three

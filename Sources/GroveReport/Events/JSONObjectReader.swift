@@ -1,4 +1,4 @@
-import CByteMask
+import CShims
 
 /// The kind of a JSON value.
 enum JSONKind: UInt8, Sendable {

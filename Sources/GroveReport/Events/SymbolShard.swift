@@ -1,4 +1,4 @@
-import CPrefetch
+import CShims
 
 /// One shard of a `SymbolTable`: the strings whose hashes share its top bits, stored once each
 /// in one growing arena and numbered densely from 0 in the order they arrived.

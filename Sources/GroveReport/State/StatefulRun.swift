@@ -46,9 +46,7 @@ public enum StatefulRun {
         result.wallSeconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
         do throws(OutputError) {
             // A run that changed nothing in the state writes only its accounting and rejects.
-            if result.stateRun?.changes != nil { try ReportWriter.write(result, to: output) }
-            try RejectsLog.combine(spools, into: output)
-            try ReportWriter.publish(result, to: output)
+            try ReportWriter.writeAll(result, rejects: .spools(spools), to: output)
         } catch {
             throw .output(error)
         }

@@ -1,4 +1,4 @@
-import CMalloc
+import CShims
 
 /// How the process asks glibc's allocator for memory.
 ///
@@ -8,12 +8,12 @@ import CMalloc
 /// reuse: at 10M events that fragmentation was about 300 MiB of peak RSS. A fixed threshold keeps
 /// every block of 1 MiB or more in its own mapping, returned to the system when freed, and grown
 /// by `realloc` with `mremap`, its pages moved rather than copied (`GrowingArray`).
-public enum MemoryPolicy {
+package enum MemoryPolicy {
     /// Blocks of this size or more get a mapping of their own.
     static let mappedBlockBytes: Int32 = 1 << 20
 
     /// Fixes the mmap threshold; call once, first thing in `main`.
-    public static func install() {
+    package static func install() {
         _ = mallopt(M_MMAP_THRESHOLD, mappedBlockBytes)
     }
 }
