@@ -7,8 +7,13 @@ struct SQLiteError: Error, CustomStringConvertible {
 
     /// Another connection holds the write lock (after the busy timeout).
     var isBusy: Bool { code & 0xFF == SQLITE_BUSY || code & 0xFF == SQLITE_LOCKED }
-    /// SQLite found the file damaged: malformed (`SQLITE_CORRUPT`) or not a database (`SQLITE_NOTADB`).
-    var isDamage: Bool { code & 0xFF == SQLITE_CORRUPT || code & 0xFF == SQLITE_NOTADB }
+    /// SQLite found the file damaged: malformed (`SQLITE_CORRUPT`) or not a database
+    /// (`SQLITE_NOTADB`), or a constraint failed (`SQLITE_CONSTRAINT`): the state's statements
+    /// never insert a name, an input or a key twice, so a violation means a damaged index no
+    /// longer finds what its table holds (a flipped byte in a page SQLite trusts).
+    var isDamage: Bool {
+        [SQLITE_CORRUPT, SQLITE_NOTADB, SQLITE_CONSTRAINT].contains(code & 0xFF)
+    }
 
     var description: String { message }
 }
