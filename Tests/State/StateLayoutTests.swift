@@ -107,16 +107,7 @@ struct StateLayoutTests {
         let night = try execute(["run", "--state", state, "--out", directory + "/night", "--max-reject-rate", "1"] + days)
         #expect(night.status == 0, "\(night.stderr)")
         #expect(try StateTests.comparable(directory + "/night") == StateTests.comparable(directory + "/single"))
-        let salt = try Self.scalar(state, "SELECT value FROM meta WHERE name = 'email_salt'")
-        let digest = StateKeyDigest(salt: Array(salt.utf8))
-        let rows = try commandOutput(["sqlite3", "-separator", "\t", state, "SELECT hash, hex(key) FROM records"])
-        for row in String(decoding: rows, as: UTF8.self).split(separator: "\n") {
-            let parts = row.split(separator: "\t", maxSplits: 1)
-            let key = stride(from: 0, to: parts[1].count, by: 2).map { offset in
-                UInt8(parts[1].dropFirst(offset).prefix(2), radix: 16) ?? 0
-            }
-            #expect(Int64(parts[0]) == digest.of(key), "\(parts[1])")
-        }
+        try Self.expectEveryRowUnderItsKeyDigest(state)
     }
 
     /// `Tests/Fixtures/state-v2`: a state of schema version 2 (CRC-32 digests, stage record text)
@@ -161,16 +152,7 @@ struct StateLayoutTests {
         #expect(try commandOutput(["sqlite3", state, #"SELECT count(*) FROM (SELECT value FROM totals UNION ALL SELECT value FROM aggregates) WHERE value NOT LIKE '{"v":5,%'"#]) == Array("0\n".utf8))
         #expect(try Self.scalar(state, "PRAGMA user_version") == "\(StateSchema.version)")
         #expect(Int(try Self.scalar(state, "SELECT count(*) FROM links")) ?? 0 >= Int(linksBefore) ?? .max)
-        let salt = try Self.scalar(state, "SELECT value FROM meta WHERE name = 'email_salt'")
-        let digest = StateKeyDigest(salt: Array(salt.utf8))
-        let rows = try commandOutput(["sqlite3", "-separator", "\t", state, "SELECT hash, hex(key) FROM records"])
-        for row in String(decoding: rows, as: UTF8.self).split(separator: "\n") {
-            let parts = row.split(separator: "\t", maxSplits: 1)
-            let key = stride(from: 0, to: parts[1].count, by: 2).map { offset in
-                UInt8(parts[1].dropFirst(offset).prefix(2), radix: 16) ?? 0
-            }
-            #expect(Int64(parts[0]) == digest.of(key), "\(parts[1])")
-        }
+        try Self.expectEveryRowUnderItsKeyDigest(state)
         let again = try execute(["run", "--state", state, "--out", directory + "/again", "--max-reject-rate", "1"])
         #expect(again.status == 0, "\(again.stderr)")
         actual = try StateTests.comparable(directory + "/again")
@@ -196,6 +178,20 @@ struct StateLayoutTests {
     }
 
     /// One value of a query on the state, as the sqlite3 shell prints it.
+    /// Every stored row's `hash` is the state's keyed digest of its key.
+    static func expectEveryRowUnderItsKeyDigest(_ state: String) throws {
+        let salt = try Self.scalar(state, "SELECT value FROM meta WHERE name = 'email_salt'")
+        let digest = StateKeyDigest(salt: Array(salt.utf8))
+        let rows = try commandOutput(["sqlite3", "-separator", "\t", state, "SELECT hash, hex(key) FROM records"])
+        for row in String(decoding: rows, as: UTF8.self).split(separator: "\n") {
+            let parts = row.split(separator: "\t", maxSplits: 1)
+            let key = stride(from: 0, to: parts[1].count, by: 2).map { offset in
+                UInt8(parts[1].dropFirst(offset).prefix(2), radix: 16) ?? 0
+            }
+            #expect(Int64(parts[0]) == digest.of(key), "\(parts[1])")
+        }
+    }
+
     static func scalar(_ state: String, _ query: String) throws -> String {
         String(decoding: try commandOutput(["sqlite3", state, query]), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
