@@ -28,25 +28,16 @@ let package = Package(
             name: "CISAL",
             path: "Sources/CISAL"
         ),
-        // glibc's malloc.h (mallopt), part of libc: nothing to install or link.
+        // The C facilities Swift cannot reach by itself, one header each (SSE2's byte compare and
+        // pmovmskb, the compiler's prefetch hint, glibc's mallopt): nothing to install or link.
         .systemLibrary(
-            name: "CMalloc",
-            path: "Sources/CMalloc"
-        ),
-        // The compiler's prefetch hint (a header-only shim): nothing to install or link.
-        .systemLibrary(
-            name: "CPrefetch",
-            path: "Sources/CPrefetch"
-        ),
-        // SSE2's byte compare and pmovmskb (a header-only shim): nothing to install or link.
-        .systemLibrary(
-            name: "CByteMask",
-            path: "Sources/CByteMask"
+            name: "CShims",
+            path: "Sources/CShims"
         ),
         // The pipeline: input, events, aggregation, statistics, reports, stages, state.
         .target(
             name: "GroveReport",
-            dependencies: ["CZlib", "CISAL", "CCrypto", "CSQLite", "CMalloc", "CPrefetch", "CByteMask"]
+            dependencies: ["CZlib", "CISAL", "CCrypto", "CSQLite", "CShims"]
         ),
         // The synthetic log generator: writes the events the pipeline reads (and the bad lines it rejects).
         .target(
@@ -58,11 +49,31 @@ let package = Package(
             name: "grove-report",
             dependencies: ["GroveReport", "GroveGenerator"]
         ),
+        // The tests, by what they run (docs/ARCHITECTURE.md, Targets). Each links in Tests/Support/
+        // (its Support folder is a symbolic link to it); the fixtures are in Tests/Fixtures/.
+        // The fast set alone: swift test --filter GroveReportUnitTests.
         .testTarget(
-            name: "GroveReportTests",
+            name: "GroveReportUnitTests",
             dependencies: ["GroveReport", "GroveGenerator", "grove-report"],
-            // Golden files the tests read from the source tree (and regenerate there).
-            exclude: ["Golden"]
+            path: "Tests/Unit"
+        ),
+        // The built executable on fixtures and generated logs: exit codes, stderr, outputs, golden help.
+        .testTarget(
+            name: "GroveReportEndToEndTests",
+            dependencies: ["GroveReport", "GroveGenerator", "grove-report"],
+            path: "Tests/EndToEnd"
+        ),
+        // report.html in headless Chromium.
+        .testTarget(
+            name: "GroveReportBrowserTests",
+            dependencies: ["GroveReport", "GroveGenerator", "grove-report"],
+            path: "Tests/Browser"
+        ),
+        // run --state night by night, and the state file's layout, safety and damage.
+        .testTarget(
+            name: "GroveReportStateTests",
+            dependencies: ["GroveReport", "GroveGenerator", "grove-report"],
+            path: "Tests/State"
         ),
     ]
 )

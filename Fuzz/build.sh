@@ -16,14 +16,14 @@ LIBRARY_SOURCES=$(find Sources/GroveReport -name '*.swift' | sort)
 if [ ! -f "$BUILD/libGroveReport.a" ] \
     || [ -n "$(find Sources/GroveReport Fuzz/build.sh -newer "$BUILD/libGroveReport.a" -print -quit)" ]; then
     # shellcheck disable=SC2086
-    swiftc -module-name GroveReport -parse-as-library -enable-testing -wmo "${SANITIZE[@]}" "${INCLUDES[@]}" \
+    swiftc -module-name GroveReport -package-name grove_report -parse-as-library -enable-testing -wmo "${SANITIZE[@]}" "${INCLUDES[@]}" \
         -emit-module -emit-module-path "$BUILD/GroveReport.swiftmodule" \
         -emit-library -static -o "$BUILD/libGroveReport.a" $LIBRARY_SOURCES 2> >(grep -v "$LINKER_NOISE" >&2)
 fi
 for target in Fuzz/Targets/*.swift; do
     name=$(basename "$target" .swift)
     if [ ! -x "$BUILD/$name" ] || [ "$target" -nt "$BUILD/$name" ] || [ "$BUILD/libGroveReport.a" -nt "$BUILD/$name" ]; then
-        swiftc -parse-as-library "${SANITIZE[@]}" "${INCLUDES[@]}" -I "$BUILD" -L "$BUILD" -lGroveReport \
+        swiftc -package-name grove_report -parse-as-library "${SANITIZE[@]}" "${INCLUDES[@]}" -I "$BUILD" -L "$BUILD" -lGroveReport \
             -lz -lcrypto -lsqlite3 -o "$BUILD/$name" "$target" 2> >(grep -v "$LINKER_NOISE" >&2)
     fi
 done

@@ -1,7 +1,7 @@
 /// Proleptic Gregorian conversions between day numbers and dates (Howard Hinnant's algorithms),
 /// shared by the timestamp parser and the generator; no Foundation calendar, locale or time zone.
-public enum CivilDate {
-    public static func from(daysSinceEpoch days: Int) -> (year: Int, month: Int, day: Int) {
+package enum CivilDate {
+    package static func from(daysSinceEpoch days: Int) -> (year: Int, month: Int, day: Int) {
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let dayOfEra = z - era * 146_097
@@ -13,7 +13,7 @@ public enum CivilDate {
         return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
-    public static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int {
+    package static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yearOfEra = y - era * 400

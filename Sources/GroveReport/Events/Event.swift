@@ -69,7 +69,7 @@ struct Grant: Sendable, Hashable {
 }
 
 /// What the SDK did with a preview link it recognized (docs/EVENTS.md, `preview_link`).
-public enum PreviewLinkOutcome: Int, CaseIterable, Sendable {
+package enum PreviewLinkOutcome: Int, CaseIterable, Sendable {
     /// A pin was stored for `campaignId`/`variantId`, valid until `pinExpiresAt`.
     case paired
     /// The pins were removed.
@@ -80,7 +80,7 @@ public enum PreviewLinkOutcome: Int, CaseIterable, Sendable {
     case ignored
 
     /// The `outcome` value in the log and in `preview_audit.json`.
-    public var name: String {
+    package var name: String {
         switch self {
         case .paired: "paired"
         case .cleared: "cleared"

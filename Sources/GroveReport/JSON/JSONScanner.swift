@@ -1,4 +1,4 @@
-import CByteMask
+import CShims
 
 /// The byte-level recursive-descent scanner behind `JSONObjectReader` and `JSONValue`.
 struct JSONScanner {

@@ -2,31 +2,6 @@ import Dispatch
 import Foundation
 import Synchronization
 
-/// Everything a run found: the accounting, both analyses and the time it took.
-public struct RunResult: Sendable {
-    public var accounting: Accounting
-    var attribution: AttributionResult
-    public var exposure: ExposureResult
-    var wallSeconds: Double
-    /// What a `run --state` did: its own lines, inputs and `changes.csv`.
-    var stateRun: StateRunReport?
-
-    /// The campaigns each report summed into `(other campaigns)`: `summary.json`'s `folded_campaigns`.
-    var foldedCampaigns: FoldedCampaigns {
-        var folded = FoldedCampaigns()
-        folded.attribution = attribution.foldedCampaigns
-        folded.exposure = exposure.foldedCampaigns
-        return folded
-    }
-
-    /// rejected / lines, 0 for no lines: of this run's own lines, with a state.
-    public var rejectRate: Double {
-        let (lines, rejected) = stateRun.map { ($0.record.lines, $0.record.rejected) }
-            ?? (accounting.lines, accounting.rejectedTotal)
-        return lines == 0 ? 0 : Double(rejected) / Double(lines)
-    }
-}
-
 /// The whole batch: inputs → lines → events → partial states (in parallel) → partitions by key
 /// → joined state (partition by partition, in parallel) → results → reports.
 public enum Pipeline {
@@ -66,11 +41,7 @@ public enum Pipeline {
         progress?.phase = .writing
         let wallSeconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
         let result = RunResult(accounting: accounting, attribution: attribution, exposure: exposure, wallSeconds: wallSeconds)
-        if let output {
-            try ReportWriter.write(result, to: output)
-            try RejectsLog.combine(spools, into: output)
-            try ReportWriter.publish(result, to: output)
-        }
+        if let output { try ReportWriter.writeAll(result, rejects: .spools(spools), to: output) }
         return result
     }
 
@@ -124,7 +95,7 @@ public enum Pipeline {
                 let linesBefore = state.accounting.lines
                 do throws(OutputError) {
                     try work()
-                    _ = try spool.close()
+                    try spool.close()
                 } catch {
                     failure = error
                 }
@@ -167,30 +138,5 @@ public enum Pipeline {
         let spools = order.flatMap { file in (0..<segments[file]).map { spoolPath(file, $0) } }
             .filter { FileManager.default.fileExists(atPath: $0) }
         return (states, spools, lines)
-    }
-}
-
-/// Writes the report files of a run: the analysis reports first, `rejects.ndjson` from the
-/// spools, then `publish` renames them into place with `summary.json` last.
-enum ReportWriter {
-    static func write(_ result: RunResult, to output: OutputDirectory) throws(OutputError) {
-        try output.write(AttributionReport.csv(result.attribution), to: "attribution.csv")
-        try output.write(AttributionReport.json(result.attribution), to: "attribution.json")
-        try output.write(ExposureReport.csv(result.exposure.campaigns), to: "exposure.csv")
-        try output.write(ExposureReport.json(result.exposure.campaigns), to: "exposure.json")
-        try output.write(ExposureDailyReport.csv(result.exposure), to: ExposureDailyReport.fileName)
-        try output.write(AttributionDailyReport.csv(result.attribution), to: AttributionDailyReport.fileName)
-        try output.write(PreviewAuditReport.json(result.exposure.audit), to: "preview_audit.json")
-        try output.write(ReportPage.html(result), to: "report.html")
-        if let changes = result.stateRun?.changes { try output.write(changes, to: "changes.csv") }
-    }
-
-    /// Renames every written file into place and `summary.json`, listing them, last.
-    static func publish(_ result: RunResult, to output: OutputDirectory) throws(OutputError) {
-        try output.publish { outputs in
-            SummaryReport.json(
-                result.accounting, wallSeconds: result.wallSeconds, folded: result.foldedCampaigns, run: result.stateRun?.record,
-                outputs: outputs)
-        }
     }
 }

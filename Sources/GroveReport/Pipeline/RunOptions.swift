@@ -17,15 +17,13 @@ public struct RunOptions: Sendable {
     public var jobs: Int
     /// How many partitions by key the merge and the joins deal to the threads, at most 16 (the
     /// symbol table's shards; more count as 16); nil for 16. Any number gives the same reports.
-    public var partitions: Int?
+    var partitions: Int?
     /// The share of rejected lines above which the run fails (exit 1).
     public var maxRejectRate: Double
     /// Whether `rejects.ndjson` carries the redacted raw line.
     public var rejectsRaw: Bool
     /// How long to wait for another run to release the output directory or the state.
     public var lockWaitSeconds: Double = 0
-    /// The CI formats `validate` also reports in.
-    public var ciReports = CIReportOptions()
     /// What inflates gzip input (`--inflate`); the reports are the same either way.
     public var inflate: InflateBackend = .zlib
     /// A report names at most this many campaigns and sums the rest (`--max-campaigns`, `CampaignFold`).
@@ -57,18 +55,5 @@ public struct RunOptions: Sendable {
         self.jobs = jobs
         self.maxRejectRate = maxRejectRate
         self.rejectsRaw = rejectsRaw
-    }
-}
-
-/// The CI formats of `validate` (docs/AUDIT.md, validate).
-public struct CIReportOptions: Sendable {
-    /// `--junit FILE`: where to write the JUnit XML report.
-    public var junitPath: String?
-    /// `--github`: print `::error` workflow commands and append to the step summary.
-    public var github = false
-
-    public init(junitPath: String? = nil, github: Bool = false) {
-        self.junitPath = junitPath
-        self.github = github
     }
 }

@@ -9,7 +9,7 @@ import Synchronization
 /// them into place in the order written and then `summary.json` last, listing the others' hashes
 /// in `outputs`. Nothing is renamed until every file is written, so a full disk leaves the
 /// previous set as it was, and a kill between renames leaves a mix that the hashes reveal.
-struct OutputDirectory: Sendable {
+package struct OutputDirectory: Sendable {
     let path: String
     private let lock: DirectoryLock
     private let staged = StagedFiles()
@@ -42,22 +42,39 @@ struct OutputDirectory: Sendable {
     /// Writes `bytes` to the temporary of `name`, to be renamed into place by `publish`.
     func write(_ bytes: [UInt8], to name: String) throws(OutputError) {
         let temporary = temporaryPath(for: name)
+        try Self.writeTemporary(bytes, at: temporary, for: "\(path)/\(name)")
+        stage(temporary, as: name, sha256: SHA256Digest.hex(bytes))
+    }
+
+    /// Writes one file outside any output directory the way every report is written: under a
+    /// temporary name beside it, renamed into place once whole (`validate --junit FILE`). No lock
+    /// is taken: the file is one, and the rename alone decides which of two writers wins.
+    package static func writeAlone(_ bytes: [UInt8], to path: String) throws(OutputError) {
+        let slash = path.lastIndex(of: "/")
+        let directory = slash.map { String(path[...$0]) } ?? ""
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        let temporary = "\(directory).\(name).\(getpid()).tmp"
+        try writeTemporary(bytes, at: temporary, for: path)
+        guard rename(temporary, path) == 0 else {
+            let error = OutputError.cannotWrite(path: path)
+            TemporaryFiles.remove(temporary)
+            throw error
+        }
+        TemporaryFiles.release(temporary)
+    }
+
+    /// Writes `bytes` to `temporary` (registered, so a signal or a failure removes it); a failure
+    /// is told by `finalPath`, the name the user knows.
+    private static func writeTemporary(_ bytes: [UInt8], at temporary: String, for finalPath: String) throws(OutputError) {
         TemporaryFiles.register(temporary)
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw failure(name, temporary: temporary) }
-        var written = 0
-        while written < bytes.count {
-            let count = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + written, $0.count - written) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else {
-                let error = failure(name, temporary: temporary)
-                close(descriptor)
-                throw error
-            }
-            written += count
+        guard descriptor >= 0 else { throw failure(finalPath, temporary: temporary) }
+        guard WholeWrite.write(bytes, to: descriptor) else {
+            let error = failure(finalPath, temporary: temporary)
+            close(descriptor)
+            throw error
         }
-        guard close(descriptor) == 0 else { throw failure(name, temporary: temporary) }
-        stage(temporary, as: name, sha256: SHA256Digest.hex(bytes))
+        guard close(descriptor) == 0 else { throw failure(finalPath, temporary: temporary) }
     }
 
     /// The temporary path a file named `name` is written under.
@@ -101,9 +118,9 @@ struct OutputDirectory: Sendable {
         for file in files { TemporaryFiles.remove(file.temporary) }
     }
 
-    /// Removes the failed temporary and describes the failure by the file's final name.
-    private func failure(_ name: String, temporary: String) -> OutputError {
-        let error = OutputError.cannotWrite(path: "\(path)/\(name)")
+    /// Removes the failed temporary and describes the failure by the file's final path.
+    private static func failure(_ finalPath: String, temporary: String) -> OutputError {
+        let error = OutputError.cannotWrite(path: finalPath)
         TemporaryFiles.remove(temporary)
         return error
     }

@@ -41,6 +41,8 @@ struct RejectRecord: Sendable, Equatable {
 /// Where a file's rejects go as they are found, so memory does not grow with bad lines.
 protocol RejectSink: AnyObject {
     func append(_ record: RejectRecord, includeRaw: Bool) throws(OutputError)
+    /// Ends the sink's share of the file (a segment of a shared file ends with its spool closed).
+    func close() throws(OutputError)
 }
 
 /// Rejects of one input file, spooled to a scratch file so memory does not grow with bad lines.
@@ -72,12 +74,26 @@ final class RejectSpool: RejectSink {
         count += 1
     }
 
-    /// Flushes and closes the spool; false when nothing was written.
-    func close() throws(OutputError) -> Bool {
-        guard let handle else { return false }
+    /// Flushes and closes the spool; nothing to do when nothing was written (no file was made).
+    func close() throws(OutputError) {
+        guard let handle else { return }
         self.handle = nil
         guard fclose(handle) == 0 else { throw OutputError.cannotWrite(path: path) }
-        return true
+    }
+}
+
+/// Where a run's `rejects.ndjson` comes from: the spools its workers wrote (`run`, `run --state`),
+/// or the lines of the reject records a stage filter read (`render`).
+enum RejectsContent {
+    case spools([String])
+    case lines([UInt8])
+
+    /// Writes `rejects.ndjson` into `output`, to be published with the other reports.
+    func write(into output: OutputDirectory) throws(OutputError) {
+        switch self {
+        case .spools(let paths): try RejectsLog.combine(paths, into: output)
+        case .lines(let bytes): try output.write(bytes, to: RejectsLog.fileName)
+        }
     }
 }
 

@@ -58,10 +58,8 @@ public enum StageCommands {
         // As in `run`: the records are released before the reports are rendered.
         _ = consume state
         do throws(OutputError) {
-            try ReportWriter.write(result, to: output)
             let rejects = rejected.sorted(by: RejectRecord.precedes).flatMap { $0.ndjsonLine(includeRaw: rejectsRaw) }
-            try output.write(rejects, to: RejectsLog.fileName)
-            try ReportWriter.publish(result, to: output)
+            try ReportWriter.writeAll(result, rejects: .lines(rejects), to: output)
         } catch {
             throw .output(error)
         }
@@ -117,4 +115,7 @@ private final class RejectStream: RejectSink {
         if !includeRaw { record.raw = nil }
         try output.write(RecordEncoder.reject(record))
     }
+
+    /// Nothing to end: standard output stays open for the records `partial` writes after the rejects.
+    func close() throws(OutputError) {}
 }

@@ -21,6 +21,8 @@ struct IncrementalMerge {
     private let lastStoredRow: Int64
     /// The windows the joins apply (SPEC section 10.1).
     private let windows: AnalysisWindows
+    /// The preview scope the run reports, the only one whose results the state keeps.
+    private let scope: PreviewScope
     /// The stored records of S.
     private var before = PartialState()
     /// Key digests whose rows were read into `before`.
@@ -28,9 +30,10 @@ struct IncrementalMerge {
     /// Stored rows read so far: what the night cost in the state, recorded with the run.
     private(set) var rowsRead = 0
 
-    init(into store: StateStore, windows: AnalysisWindows = .init()) throws(StateError) {
+    init(into store: StateStore, windows: AnalysisWindows = .init(), scope: PreviewScope) throws(StateError) {
         self.store = store
         self.windows = windows
+        self.scope = scope
         digest = store.digest
         names = StateNames(store: store)
         sealing = TextSealing(salt: store.salt)
@@ -40,31 +43,37 @@ struct IncrementalMerge {
     /// Merges `fresh` (this run's partial state, not yet joined) into the state; returns the
     /// number of preview or consent-denied events that reached the analysis (the leak check).
     mutating func merge(_ fresh: consuming PartialState) throws(StateError) -> Int {
+        var timer = StatePhaseTimer()
         var sealed = sealing.sealed(fresh)
+        timer.lap("seal")
         // The totals over all keys are kept merged apart from the per-key records a night loads.
         try mergeTotals(Self.takeTotals(from: &sealed))
-        var rows = try StateRows.rows(of: sealed, names: names).map { (digest: digest.of($0.key), row: $0) }
+        var rows = try StateRows.rows(of: sealed, names: names, digest: digest)
+        timer.lap("encode rows")
         // Every lookup of a phase is one sorted batch: SQLite then reads each page once.
-        try load(rows.map(\.digest))
+        try load(rows.entries.map(\.digest))
+        timer.lap("load touched keys")
         try loadClickComponents(also: sealed)
+        timer.lap("load click components")
         try loadUnitComponents(also: sealed)
+        timer.lap("load unit components")
         // Handed over, not kept: the rows are written and released before the joins.
-        try store.appendRecordRows(take(&rows, []))
+        try store.appendRecordRows(take(&rows, StateRowBatch()))
+        timer.lap("append rows")
         try store.addLinks(Self.links(of: sealed, digest: digest, names: names))
-        var changes: [PreviewScope: [PartialState]] = [:]
-        for scope in PreviewScope.allCases {
-            changes[scope, default: []].append(Self.aggregates(of: before, scope: scope, windows: windows, sign: -1).state)
-        }
+        timer.lap("add links")
+        var changes = [Self.aggregates(of: before, scope: scope, windows: windows, sign: -1).state]
+        timer.lap("join before")
         var after = take(&before, PartialState())
-        after.merge(sealed)
-        var leaked = 0
-        for scope in PreviewScope.allCases {
-            let aggregates = Self.aggregates(of: after, scope: scope, windows: windows, sign: 1)
-            changes[scope, default: []].append(aggregates.state)
-            leaked = aggregates.leaked
-        }
-        for (scope, deltas) in changes { try update(scope: scope, with: deltas) }
-        return leaked
+        // Handed over: the night's records are released as they are merged.
+        after.merge(take(&sealed, PartialState()))
+        timer.lap("merge after")
+        let aggregates = Self.aggregates(of: after, scope: scope, windows: windows, sign: 1)
+        changes.append(aggregates.state)
+        timer.lap("join after")
+        try update(with: changes)
+        timer.lap("update results")
+        return aggregates.leaked
     }
 
     /// Moves the records of the totals kinds (`StateSchema.totalKinds`: the accounting, the
@@ -107,28 +116,27 @@ struct IncrementalMerge {
     /// This run's opens linked to the clicks their originals name, and its install records and
     /// orders to the units they name. A merged record's click or units are those of one of its
     /// rows, so linking every row's keeps every link a later night needs.
-    static func links(of fresh: PartialState, digest: StateKeyDigest, names: StateNames) throws(StateError) -> Set<StateKeyDigest.Link> {
+    static func links(of fresh: PartialState, digest: StateKeyDigest, names: StateNames) throws(StateError) -> [StateKeyDigest.Link] {
         let symbols = fresh.symbols
         var writer = StateRowWriter(symbols: symbols, names: names)
-        var links = Set<StateKeyDigest.Link>()
+        var links: [StateKeyDigest.Link] = []
         let opens = fresh.attribution.opens
         for (openID, open) in zip(opens.keys, opens.records) {
             guard let clickID = open.original.clickId else { continue }
-            links.insert(StateKeyDigest.Link(
-                name: digest.click(symbols.bytes(clickID)),
-                record: digest.of(try StateRows.key(OpenRecord.self, openID, writer: &writer))))
+            let record = try StateRows.keyDigest(OpenRecord.self, openID, writer: &writer, digest: digest)
+            links.append(StateKeyDigest.Link(name: digest.click(symbols.bytes(clickID)), record: record))
         }
         let installs = fresh.exposure.installs
         for (pair, install) in zip(installs.keys, installs.records) {
-            let record = digest.of(try StateRows.key(InstallRecord.self, pair, writer: &writer))
+            let record = try StateRows.keyDigest(InstallRecord.self, pair, writer: &writer, digest: digest)
             for decision in install.decisions.values {
-                links.insert(StateKeyDigest.Link(name: digest.unit(unitText(decision.unit, symbols)), record: record))
+                links.append(StateKeyDigest.Link(name: unitDigest(decision.unit, symbols, digest), record: record))
             }
         }
         let orders = fresh.exposure.orders
         for (orderID, order) in zip(orders.keys, orders.records) {
-            let record = digest.of(try StateRows.key(OrderRecord.self, orderID, writer: &writer))
-            for unit in units(of: order, symbols) { links.insert(StateKeyDigest.Link(name: digest.unit(unit), record: record)) }
+            let record = try StateRows.keyDigest(OrderRecord.self, orderID, writer: &writer, digest: digest)
+            for unit in units(of: order) { links.append(StateKeyDigest.Link(name: unitDigest(unit, symbols, digest), record: record)) }
         }
         return links
     }
@@ -136,36 +144,36 @@ struct IncrementalMerge {
     /// Every click named by a touched click, binding or open (its original as stored or as
     /// this run has it), with its binding and every open resolved to it.
     private mutating func loadClickComponents(also fresh: PartialState) throws(StateError) {
-        var clicks = Set<Int64>()
+        var clicks: [Int64] = []
         var records: [Int64] = []
         for side in [before, fresh] {
+            var writer = StateRowWriter(symbols: side.symbols, names: names)
             let attribution = side.attribution
             let named = attribution.clicks.keys.lazy.map(Optional.some) + attribution.bindings.keys.lazy.map(Optional.some)
                 + attribution.opens.records.lazy.map(\.original.clickId)
             for case let id? in named {
-                let bytes = side.symbols.bytes(id)
-                guard clicks.insert(digest.click(bytes)).inserted else { continue }
-                records.append(digest.of(StateRowWriter.key(kind: ClickRecord.rowKind, id: bytes)))
-                records.append(digest.of(StateRowWriter.key(kind: BindingRecord.rowKind, id: bytes)))
+                clicks.append(digest.click(side.symbols.bytes(id)))
+                records.append(try StateRows.keyDigest(ClickRecord.self, id, writer: &writer, digest: digest))
+                records.append(try StateRows.keyDigest(BindingRecord.self, id, writer: &writer, digest: digest))
             }
         }
-        try load(records + store.linkedRecords(Array(clicks)))
+        try load(records + store.linkedRecords(clicks))
     }
 
     /// Every unit named by a touched install record or order (as stored or as this run has
     /// it), with every install record that names it (in any campaign) and every order that
     /// names it.
     private mutating func loadUnitComponents(also fresh: PartialState) throws(StateError) {
-        var units = Set<ByteString>()
+        var units = Set<Int64>()
         for side in [before, fresh] {
             for install in side.exposure.installs.records {
-                units.formUnion(install.decisions.values.map { Self.unitText($0.unit, side.symbols) })
+                for decision in install.decisions.values { units.insert(Self.unitDigest(decision.unit, side.symbols, digest)) }
             }
             for order in side.exposure.orders.records {
-                units.formUnion(Self.units(of: order, side.symbols))
+                for unit in Self.units(of: order) { units.insert(Self.unitDigest(unit, side.symbols, digest)) }
             }
         }
-        try load(store.linkedRecords(units.map(digest.unit)))
+        try load(store.linkedRecords(Array(units)))
     }
 
     /// The per-campaign results of `state` past the join stages under `scope`, added (`sign`
@@ -177,8 +185,8 @@ struct IncrementalMerge {
         return (ReportAggregates(joined, sign: sign).state(symbols: joined.symbols), joined.totals.leaked)
     }
 
-    /// Adds the changes of one scope's per-campaign results to the stored ones.
-    private func update(scope: PreviewScope, with changes: [PartialState]) throws(StateError) {
+    /// Adds the changes of the per-campaign results to the stored ones.
+    private func update(with changes: [PartialState]) throws(StateError) {
         var aggregates = RecordDecoder()
         try read(store.aggregates(scope: scope), into: &aggregates)
         var total = aggregates.state
@@ -187,16 +195,16 @@ struct IncrementalMerge {
         try store.replaceAggregates(scope: scope, with: Self.rows(of: kept, kinds: StateSchema.aggregateKinds))
     }
 
-    /// `install:<id>` or `customer:<id>`, the id as stored.
-    private static func unitText(_ unit: UnitKey, _ symbols: SymbolTable) -> ByteString {
-        ByteString(Array((unit.kind.word + ":").utf8) + symbols.string(unit.id).bytes)
+    /// The link digest of a unit (`install:<id>` or `customer:<id>`, the id as stored).
+    private static func unitDigest(_ unit: UnitKey, _ symbols: SymbolTable, _ digest: StateKeyDigest) -> Int64 {
+        digest.unit(unit.kind, symbols.bytes(unit.id))
     }
 
     /// The units an order's earliest line names.
-    private static func units(of order: OrderRecord, _ symbols: SymbolTable) -> [ByteString] {
+    private static func units(of order: OrderRecord) -> [UnitKey] {
         let subject = order.earliest.subject
-        var units = [unitText(UnitKey(kind: .install, id: subject.installId), symbols)]
-        if let customer = subject.customerId { units.append(unitText(UnitKey(kind: .customer, id: customer), symbols)) }
+        var units = [UnitKey(kind: .install, id: subject.installId)]
+        if let customer = subject.customerId { units.append(UnitKey(kind: .customer, id: customer)) }
         return units
     }
 }

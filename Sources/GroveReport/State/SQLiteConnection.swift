@@ -7,8 +7,13 @@ struct SQLiteError: Error, CustomStringConvertible {
 
     /// Another connection holds the write lock (after the busy timeout).
     var isBusy: Bool { code & 0xFF == SQLITE_BUSY || code & 0xFF == SQLITE_LOCKED }
-    /// SQLite found the file damaged: malformed (`SQLITE_CORRUPT`) or not a database (`SQLITE_NOTADB`).
-    var isDamage: Bool { code & 0xFF == SQLITE_CORRUPT || code & 0xFF == SQLITE_NOTADB }
+    /// SQLite found the file damaged: malformed (`SQLITE_CORRUPT`) or not a database
+    /// (`SQLITE_NOTADB`), or a constraint failed (`SQLITE_CONSTRAINT`): the state's statements
+    /// never insert a name, an input or a key twice, so a violation means a damaged index no
+    /// longer finds what its table holds (a flipped byte in a page SQLite trusts).
+    var isDamage: Bool {
+        [SQLITE_CORRUPT, SQLITE_NOTADB, SQLITE_CONSTRAINT].contains(code & 0xFF)
+    }
 
     var description: String { message }
 }
@@ -180,6 +185,25 @@ final class SQLiteStatement {
             guard status == SQLITE_OK else { throw connection.error(status) }
         }
         return self
+    }
+
+    /// Runs a statement of three parameters, an integer and two blobs, that returns no rows. The
+    /// blobs are not copied: SQLite reads them before this returns, and forgets them then.
+    func run(_ integer: Int64, _ first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer) throws(SQLiteError) {
+        sqlite3_reset(statement)
+        defer { sqlite3_clear_bindings(statement) }
+        var status = sqlite3_bind_int64(statement, 1, integer)
+        if status == SQLITE_OK { status = bindStatic(2, first) }
+        if status == SQLITE_OK { status = bindStatic(3, second) }
+        guard status == SQLITE_OK else { throw connection.error(status) }
+        while try step() {}
+    }
+
+    /// Binds bytes SQLite must not keep past the statement's step (`SQLITE_STATIC`); an empty
+    /// blob is x'', not NULL.
+    private func bindStatic(_ position: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32 {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return sqlite3_bind_zeroblob(statement, position, 0) }
+        return sqlite3_bind_blob(statement, position, base, Int32(bytes.count), nil)
     }
 
     /// Ends the statement's current use, releasing what it reads.

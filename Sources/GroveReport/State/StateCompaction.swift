@@ -14,9 +14,10 @@ public enum StateCompaction {
         for keyRows in Dictionary(grouping: candidates, by: \.key).values where keyRows.count >= minimumRows {
             var record = PartialState()
             try StateRows.read(keyRows.map { StateRows.Row(key: $0.key, value: $0.value) }, into: &record, names: names)
-            guard let merged = try StateRows.rows(of: record, names: names).first else { continue }
+            let merged = try StateRows.rows(of: record, names: names, digest: store.digest)
+            guard merged.count == 1 else { continue }
             for row in keyRows { try store.deleteRecordRow(id: row.id) }
-            try store.appendRecordRows([(keyRows[0].digest, merged)])
+            try store.appendRecordRows(merged)
             rewritten += 1
         }
         return rewritten

@@ -123,7 +123,8 @@ enum StateFile {
     /// The tables a state of `version` must have.
     static func tables(ofVersion version: Int) -> Set<String> {
         switch version {
-        case StateSchema.version: currentTables
+        // Version 3 has the tables of version 4; only its rows keep ids whole.
+        case StateSchema.version, 3: currentTables
         case 1: version1Tables
         case 2: version2Tables
         default: coreTables

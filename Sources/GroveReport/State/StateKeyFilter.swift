@@ -13,9 +13,10 @@ struct StateKeyFilter {
     private(set) var capacity: Int
     /// Digests added (with repeats), which decides when it is rebuilt.
     private(set) var count: Int
-    private(set) var blocks: [[UInt64]]
-    /// Blocks changed since it was read.
-    private(set) var changed = Set<Int>()
+    /// The blocks' words, block after block: one flat array, so adding a digest allocates nothing.
+    private var words: [UInt64]
+    /// Whether each block changed since it was read.
+    private var changedBlocks: [Bool]
 
     static let bitsPerDigest = 10
     static let probes = 7
@@ -25,8 +26,9 @@ struct StateKeyFilter {
     init(capacity: Int) {
         self.capacity = max(capacity, Self.smallestCapacity)
         count = 0
-        blocks = Array(repeating: [UInt64](repeating: 0, count: Self.wordsPerBlock), count: Self.blockCount(capacity: self.capacity))
-        changed = Set(blocks.indices)
+        let blockCount = Self.blockCount(capacity: self.capacity)
+        words = [UInt64](repeating: 0, count: blockCount * Self.wordsPerBlock)
+        changedBlocks = [Bool](repeating: true, count: blockCount)
     }
 
     /// A filter as stored; nil when its blocks do not fit its capacity (a damaged state).
@@ -36,9 +38,17 @@ struct StateKeyFilter {
         else { return nil }
         self.capacity = capacity
         self.count = count
-        blocks = stored.map { bytes in
-            stride(from: 0, to: bytes.count, by: 8).map { start in bytes[start..<start + 8].reversed().reduce(0) { $0 << 8 | UInt64($1) } }
+        var words: [UInt64] = []
+        words.reserveCapacity(stored.count * Self.wordsPerBlock)
+        for bytes in stored {
+            bytes.withUnsafeBytes { raw in
+                for index in 0..<Self.wordsPerBlock {
+                    words.append(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self)))
+                }
+            }
         }
+        self.words = words
+        changedBlocks = [Bool](repeating: false, count: stored.count)
     }
 
     private static func blockCount(capacity: Int) -> Int {
@@ -46,11 +56,18 @@ struct StateKeyFilter {
         return (capacity * bitsPerDigest + blockBits - 1) / blockBits
     }
 
+    var blockCount: Int { changedBlocks.count }
+
+    /// The blocks changed since it was read, in order.
+    var changed: [Int] { changedBlocks.indices.filter { changedBlocks[$0] } }
+
     /// A block's bits as stored, little-endian words.
     func bytes(ofBlock block: Int) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(Self.wordsPerBlock * 8)
-        for word in blocks[block] { for shift in stride(from: 0, to: 64, by: 8) { bytes.append(UInt8(truncatingIfNeeded: word >> UInt64(shift))) } }
+        for word in words[block * Self.wordsPerBlock..<(block + 1) * Self.wordsPerBlock] {
+            withUnsafeBytes(of: word.littleEndian) { bytes.append(contentsOf: $0) }
+        }
         return bytes
     }
 
@@ -58,28 +75,45 @@ struct StateKeyFilter {
     func isFull(adding more: Int) -> Bool { count + more > capacity }
 
     mutating func add(_ digest: Int64) {
-        let (block, positions) = place(digest)
-        for position in positions { blocks[block][Int(position >> 6)] |= 1 << (position & 63) }
-        changed.insert(block)
+        let place = place(digest)
+        words.withUnsafeMutableBufferPointer { words in
+            for probe in 0..<UInt64(Self.probes) {
+                let bit = place.bit(probe)
+                words[place.firstWord + Int(bit >> 6)] |= 1 << (bit & 63)
+            }
+        }
+        changedBlocks[place.block] = true
         count += 1
     }
 
     func mightContain(_ digest: Int64) -> Bool {
-        let (block, positions) = place(digest)
-        return positions.allSatisfy { blocks[block][Int($0 >> 6)] & (1 << ($0 & 63)) != 0 }
+        let place = place(digest)
+        return words.withUnsafeBufferPointer { words in
+            (0..<UInt64(Self.probes)).allSatisfy { probe in
+                let bit = place.bit(probe)
+                return words[place.firstWord + Int(bit >> 6)] & (1 << (bit & 63)) != 0
+            }
+        }
     }
 
-    /// The block and the bits in it: the digest's SplitMix64 mix picks the block, and double
-    /// hashing (a + i·b) the bits.
-    private func place(_ digest: Int64) -> (block: Int, positions: [UInt64]) {
+    /// Where a digest's bits lie: a block, and bit `first + i·step` (mod the block's bits) for
+    /// probe i (double hashing).
+    private struct Place {
+        var block: Int
+        var firstWord: Int
+        var first: UInt64
+        var step: UInt64
+
+        func bit(_ probe: UInt64) -> UInt64 { (first &+ probe &* step) % UInt64(StateKeyFilter.wordsPerBlock * 64) }
+    }
+
+    /// The digest's SplitMix64 mix picks the block and the step; the digest itself the first bit.
+    private func place(_ digest: Int64) -> Place {
         var mixed = UInt64(bitPattern: digest) &+ 0x9E37_79B9_7F4A_7C15
         mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
         mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
         mixed ^= mixed >> 31
-        let block = Int(mixed % UInt64(blocks.count))
-        let bits = UInt64(Self.wordsPerBlock * 64)
-        let first = UInt64(bitPattern: digest)
-        let step = (mixed >> 20) | 1
-        return (block, (0..<UInt64(Self.probes)).map { (first &+ $0 &* step) % bits })
+        let block = Int(mixed % UInt64(blockCount))
+        return Place(block: block, firstWord: block * Self.wordsPerBlock, first: UInt64(bitPattern: digest), step: (mixed >> 20) | 1)
     }
 }

@@ -1,6 +1,6 @@
 import CSQLite
 
-/// Brings a state written by an older schema to the current one (version 3), inside the run's
+/// Brings a state written by an older schema to the current one (version 4), inside the run's
 /// transaction (a run that fails afterwards leaves the file as it was, old schema included).
 enum StateMigration {
     /// Version 1 kept each record in one row under its KEY, the totals among them, and three
@@ -35,36 +35,61 @@ enum StateMigration {
     /// Its rows become binary rows (`StateRows`) under the keyed digest, and its links, which kept
     /// only digests of what they name, are made anew from the records that name a click or a unit.
     static func fromVersion2(_ connection: SQLiteConnection, store: StateStore) throws(StateError) {
+        try rewriteRecords(connection, store: store, oldTable: "records_v2", newTables: StateSchema.rowTables) { select, chunk throws(StateError) in
+            var decoder = RecordDecoder()
+            decoder.state = take(&chunk, PartialState())
+            try StateRecordText.read(select.bytes(0), select.bytes(1), into: &decoder, path: store.path)
+            chunk = decoder.state
+        }
+        try store.mapping { () throws(SQLiteError) in
+            try connection.execute("ALTER TABLE runs ADD COLUMN records_read INTEGER NOT NULL DEFAULT 0")
+        }
+    }
+
+    /// Version 3 kept every id whole after its length; version 4 packs hex digits and UUIDs
+    /// (`StateTextForm`). Its rows are rewritten, under the digests of their new keys, and the
+    /// links, which name records by those digests, made anew from the records.
+    static func fromVersion3(_ connection: SQLiteConnection, store: StateStore) throws(StateError) {
+        let names = StateNames(store: store)
+        try rewriteRecords(connection, store: store, oldTable: "records_v3", newTables: StateSchema.recordTable) { select, chunk throws(StateError) in
+            let row = StateRows.Row(key: select.blob(0), value: select.blob(1))
+            try StateRows.read(CollectionOfOne(row), into: &chunk, names: names, wholeTexts: true)
+        }
+    }
+
+    /// Moves the records to `oldTable`, makes `newTables`, writes every one of its rows anew (`read` merges a row into
+    /// a chunk), links them, and drops it. A chunk of rows at a time: a record is the merge of its
+    /// rows, so the rows of one key need not be read together, and memory stays that of a chunk.
+    private static func rewriteRecords(
+        _ connection: SQLiteConnection, store: StateStore, oldTable: String, newTables: String,
+        read: (SQLiteStatement, inout PartialState) throws(StateError) -> Void
+    ) throws(StateError) {
         let names = StateNames(store: store)
         let select = try store.mapping { () throws(SQLiteError) in
-            try connection.execute("DROP INDEX records_by_hash; ALTER TABLE records RENAME TO records_v2; DELETE FROM links")
-            try connection.execute(StateSchema.rowTables)
-            return try connection.prepare("SELECT key, value FROM records_v2 ORDER BY id")
+            try connection.execute("""
+                DROP INDEX records_by_hash; ALTER TABLE records RENAME TO \(oldTable);
+                DELETE FROM links; DROP TABLE IF EXISTS key_filter; DROP TABLE IF EXISTS key_filter_blocks;
+                """)
+            try connection.execute(newTables)
+            return try connection.prepare("SELECT key, value FROM \(oldTable) ORDER BY id")
         }
         var done = false
         while !done {
-            // A chunk of rows at a time: a record is the merge of its rows, so the rows of one key
-            // need not be read together, and memory stays that of a chunk. (A statement stepped
-            // past its end starts again, so the last step is the last.)
-            var chunk = RecordDecoder()
+            var chunk = PartialState()
+            // (A statement stepped past its end starts again, so the last step is the last.)
             for _ in 0..<20_000 {
                 guard try store.mapping({ () throws(SQLiteError) in try select.step() }) else {
                     done = true
                     break
                 }
-                try StateRecordText.read(select.bytes(0), select.bytes(1), into: &chunk, path: store.path)
+                try read(select, &chunk)
             }
-            let rows = try StateRows.rows(of: chunk.state, names: names)
-            try store.appendRecordRows(rows.map { (store.digest.of($0.key), $0) })
-            try store.addLinks(IncrementalMerge.links(of: chunk.state, digest: store.digest, names: names))
+            try store.appendRecordRows(StateRows.rows(of: chunk, names: names, digest: store.digest))
+            try store.addLinks(IncrementalMerge.links(of: chunk, digest: store.digest, names: names))
         }
         try store.mapping { () throws(SQLiteError) in
             select.reset()
-            try connection.execute("""
-                DROP TABLE records_v2;
-                ALTER TABLE runs ADD COLUMN records_read INTEGER NOT NULL DEFAULT 0;
-                PRAGMA user_version = \(StateSchema.version);
-                """)
+            try connection.execute("DROP TABLE \(oldTable); PRAGMA user_version = \(StateSchema.version);")
         }
     }
 

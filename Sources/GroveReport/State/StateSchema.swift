@@ -1,8 +1,8 @@
-/// The tables of a state file (schema version 3: per-key records as binary rows, totals and
+/// The tables of a state file (schema version 4: per-key records as binary rows, totals and
 /// results as stage records of format 4), documented in docs/STATE.md. The version is SQLite's
 /// `user_version`; a file of a newer version is refused, an older one migrated (`StateMigration`).
 enum StateSchema {
-    static let version = 3
+    static let version = 4
 
     /// Record kinds that are totals over the whole input rather than per key: the state keeps
     /// one merged row of each in `totals`, outside the records a night loads.
@@ -46,7 +46,7 @@ enum StateSchema {
     }
 
     /// The per-key records (binary rows, `StateRows`, with the names they number), their links
-    /// and the totals, as version 3 has them.
+    /// and the totals, as version 4 has them.
     ///
     /// Records are appended (a night's rows land together at the end of the table) and merged on
     /// reading, so a night writes new pages, not the old ones of every key it touches; only the
@@ -56,6 +56,11 @@ enum StateSchema {
     /// The rows and the names they number.
     static let rowTables = """
         CREATE TABLE names (id INTEGER PRIMARY KEY, text BLOB NOT NULL UNIQUE);
+        \(recordTable)
+        """
+
+    /// The rows, and the filter of their digests (what the migration from version 3 writes anew).
+    static let recordTable = """
         CREATE TABLE records (id INTEGER PRIMARY KEY, hash INTEGER NOT NULL, key BLOB NOT NULL, value BLOB NOT NULL);
         CREATE INDEX records_by_hash ON records(hash);
         CREATE TABLE key_filter (id INTEGER PRIMARY KEY CHECK (id = 1), capacity INTEGER NOT NULL, count INTEGER NOT NULL);

@@ -119,6 +119,7 @@ final class StateStore {
             try mapping { () throws(SQLiteError) in try StateMigration.fromVersion1(connection) }
         }
         if version == 1 || version == 2 { try StateMigration.fromVersion2(connection, store: self) }
+        if version == 3 { try StateMigration.fromVersion3(connection, store: self) }
     }
 
     /// Makes every change of this run durable at once.
@@ -256,12 +257,15 @@ final class StateStore {
 
     /// Adds rows to records (a key's first row creates it) under their key digests, in digest
     /// order so that the index takes them page by page.
-    func appendRecordRows(_ rows: consuming [(digest: Int64, row: StateRows.Row)]) throws(StateError) {
-        try growKeyFilter(adding: rows.count)
-        rows.sort { $0.digest < $1.digest }
-        for (digest, row) in rows {
-            try run("INSERT INTO records (hash, key, value) VALUES (?, ?, ?)", [.integer(digest), .blob(row.key), .blob(row.value)])
-            keyFilter?.add(digest)
+    func appendRecordRows(_ batch: consuming StateRowBatch) throws(StateError) {
+        try growKeyFilter(adding: batch.count)
+        batch.sortByDigest()
+        try mapping { () throws(SQLiteError) in
+            let insert = try statement("INSERT INTO records (hash, key, value) VALUES (?, ?, ?)")
+            try batch.forEach { (digest, key, value) throws(SQLiteError) in
+                try insert.run(digest, key, value)
+                keyFilter?.add(digest)
+            }
         }
     }
 
@@ -307,9 +311,10 @@ final class StateStore {
 
     /// Records that records belong to what links name (a click, a unit): (link, record hash)
     /// pairs. Links only grow: a stale one makes a night read one more unchanged record.
-    func addLinks(_ links: Set<StateKeyDigest.Link>) throws(StateError) {
+    func addLinks(_ links: consuming [StateKeyDigest.Link]) throws(StateError) {
+        links.sort()
         try growKeyFilter(adding: links.count)
-        for link in links.sorted() {
+        for (index, link) in links.enumerated() where index == 0 || links[index - 1] != link {
             try run("INSERT OR IGNORE INTO links (hash, record_hash) VALUES (?, ?)", [.integer(link.name), .integer(link.record)])
             keyFilter?.add(link.name)
         }
@@ -383,8 +388,10 @@ final class StateStore {
         try rows("SELECT key, value FROM aggregates WHERE scope = ?", [.text(scope.rawValue)]) { ($0.bytes(0), $0.bytes(1)) }
     }
 
+    /// Replaces the stored results with those of `scope`: the state keeps the results of the
+    /// scope its last run reported, and a run under another recomputes them (`StateRecompute`).
     func replaceAggregates(scope: PreviewScope, with records: [([UInt8], [UInt8])]) throws(StateError) {
-        try run("DELETE FROM aggregates WHERE scope = ?", [.text(scope.rawValue)])
+        try run("DELETE FROM aggregates", [])
         for (key, value) in records {
             try run("INSERT INTO aggregates (scope, kind, key, value) VALUES (?, ?, ?, ?)",
                     [.text(scope.rawValue), .text(StateRecordText.kind(of: key)), .bytes(key), .bytes(value)])

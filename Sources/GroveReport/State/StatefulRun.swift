@@ -46,9 +46,7 @@ public enum StatefulRun {
         result.wallSeconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
         do throws(OutputError) {
             // A run that changed nothing in the state writes only its accounting and rejects.
-            if result.stateRun?.changes != nil { try ReportWriter.write(result, to: output) }
-            try RejectsLog.combine(spools, into: output)
-            try ReportWriter.publish(result, to: output)
+            try ReportWriter.writeAll(result, rejects: .spools(spools), to: output)
         } catch {
             throw .output(error)
         }
@@ -67,14 +65,15 @@ public enum StatefulRun {
         _ options: RunOptions, store: StateStore, scratch: String, progress: ProgressCounters?,
         warn: (StateWarning) -> Void
     ) throws(Failure) -> (RunResult, [String]) {
+        var timer = StatePhaseTimer()
         var plan: IngestionPlan
         do throws(StateError) {
             plan = try IngestionPlan(options.inputs, store: store, scratch: scratch)
             // Section 10's report columns, and the stored results recomputed when the windows
             // changed or they predate Σr²: in this run's transaction, dropped with it.
             try store.addMissingHistoryColumns()
-            if let reason = try StateRecompute.reason(store: store, windows: options.windows) {
-                try StateRecompute.recompute(store: store, windows: options.windows)
+            if let reason = try StateRecompute.reason(store: store, windows: options.windows, scope: options.previewScope) {
+                try StateRecompute.recompute(store: store, windows: options.windows, scope: options.previewScope)
                 warn(.recomputed(path: store.path, reason: reason))
             }
         } catch {
@@ -101,15 +100,17 @@ public enum StatefulRun {
             } catch {
                 throw .output(error)
             }
+            timer.lap("read inputs")
             accounting.merge(aggregation.state.accounting)
             spools += aggregation.spools
             for (position, lines) in zip(batch, aggregation.linesPerFile) { linesPerFile[position] = lines }
             guard accounting.inputErrors.isEmpty else { continue }
             do throws(StateError) {
-                var merge = try IncrementalMerge(into: store, windows: options.windows)
+                var merge = try IncrementalMerge(into: store, windows: options.windows, scope: options.previewScope)
                 // Handed over, not copied: the merge releases this run's records as it stores them.
                 leaked += try merge.merge(take(&aggregation.state, PartialState()))
                 recordsRead += merge.rowsRead
+                timer = StatePhaseTimer()
             } catch {
                 throw .state(damage(error))
             }
@@ -137,7 +138,9 @@ public enum StatefulRun {
             result.accounting = whole.accounting
             result.attribution = whole.attributionResult(maxCampaigns: options.maxCampaigns)
             _ = consume whole   // the reports need only the results
+            timer.lap("results")
             let changes = try commit(record, result, to: store)
+            timer.lap("commit")
             result.stateRun?.changes = changes
             return (result, spools)
         } catch {

@@ -1,4 +1,4 @@
-import CPrefetch
+import CShims
 
 /// The cache prefetch hint (`grove_prefetch`, the compiler's `__builtin_prefetch`) behind the
 /// one place it is called: asks for the cache line of an element ahead of a read, so that the

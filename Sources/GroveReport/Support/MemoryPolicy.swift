@@ -1,4 +1,4 @@
-import CMalloc
+import CShims
 
 /// How the process asks glibc's allocator for memory.
 ///
@@ -10,12 +10,12 @@ import CMalloc
 /// by `realloc` with `mremap`, its pages moved rather than copied (`GrowingArray`). At 1 MiB the
 /// hundreds of stores of a run (16 shards of each, per worker) still passed through the heap on
 /// their way up and left it holding about 55 MiB of freed blocks at 10M events.
-public enum MemoryPolicy {
+package enum MemoryPolicy {
     /// Blocks of this size or more get a mapping of their own.
     static let mappedBlockBytes: Int32 = 128 << 10
 
     /// Fixes the mmap threshold; call once, first thing in `main`.
-    public static func install() {
+    package static func install() {
         _ = mallopt(M_MMAP_THRESHOLD, mappedBlockBytes)
     }
 }

@@ -4,28 +4,22 @@ import Glibc
 
 /// Buffered writes to standard output through `write(2)`, so a full disk or a closed pipe
 /// becomes an `OutputError` (exit 74) instead of a trap or a silent loss.
-public struct StandardOutput {
+package struct StandardOutput {
     private var buffer: [UInt8] = []
     private static let flushSize = 1 << 16
 
-    public init() {
+    package init() {
         buffer.reserveCapacity(Self.flushSize)
     }
 
-    public mutating func write(_ bytes: [UInt8]) throws(OutputError) {
+    package mutating func write(_ bytes: [UInt8]) throws(OutputError) {
         buffer += bytes
         if buffer.count >= Self.flushSize { try flush() }
     }
 
     /// Writes everything buffered.
-    public mutating func flush() throws(OutputError) {
-        var written = 0
-        while written < buffer.count {
-            let count = buffer.withUnsafeBytes { Glibc.write(STDOUT_FILENO, $0.baseAddress! + written, $0.count - written) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { throw .cannotWrite(path: "standard output") }
-            written += count
-        }
+    package mutating func flush() throws(OutputError) {
+        guard WholeWrite.write(buffer, to: STDOUT_FILENO) else { throw .cannotWrite(path: "standard output") }
         buffer.removeAll(keepingCapacity: true)
     }
 }

@@ -5,10 +5,10 @@ import Foundation
 ///
 /// The signals are blocked in every thread and taken by one thread with `sigwait`, which can do
 /// ordinary work (a signal handler could not safely touch the registry).
-public enum StopSignals {
+package enum StopSignals {
     /// Call first thing in `main`, before any other thread exists, so every thread inherits the
     /// blocked mask.
-    public static func install() {
+    package static func install() {
         var signals = sigset_t()
         sigemptyset(&signals)
         sigaddset(&signals, SIGINT)

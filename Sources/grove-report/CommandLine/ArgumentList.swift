@@ -4,13 +4,13 @@ import GroveReport
 ///
 /// Accepts `--name value` and `--name=value`; `--` ends the options; `-` is an input (stdin).
 struct ArgumentList {
-    let command: String
+    let command: CommandName
     private(set) var positionals: [String] = []
     private var values: [String: String] = [:]
     private var flags: Set<String> = []
 
     /// Splits `words` for `command`, whose options taking a value and flags are listed.
-    init(_ words: [String], command: String, valued: Set<String>, flags knownFlags: Set<String>) throws(UsageError) {
+    init(_ words: [String], command: CommandName, valued: Set<String>, flags knownFlags: Set<String>) throws(UsageError) {
         self.command = command
         var index = 0
         var optionsEnded = false

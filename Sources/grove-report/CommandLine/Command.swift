@@ -7,7 +7,8 @@ import GroveReport
 /// A parsed command line.
 enum Command: Sendable {
     case run(RunOptions)
-    case validate(RunOptions)
+    /// `run`'s options and the CI formats only `validate` speaks.
+    case validate(RunOptions, ciReports: CIReportOptions = CIReportOptions())
     case generate(GeneratorOptions, outputDirectory: String)
     /// One input file on stdin → stage records on stdout.
     case partial(name: String, index: Int, rejectsRaw: Bool)
@@ -37,27 +38,28 @@ enum Command: Sendable {
     static func parse(_ words: [String]) throws(UsageError) -> Command {
         guard let first = words.first else { return .help(HelpText.tool) }
         let rest = Array(words.dropFirst())
-        switch first {
-        case "--help", "-h", "help":
+        if ["--help", "-h", "help"].contains(first) {
             guard let topic = rest.first else { return .help(HelpText.tool) }
-            guard let text = HelpText.forCommand(topic) else { throw UsageError("no help for '\(topic)': the commands are run, validate, generate") }
-            return .help(text)
-        case "run", "validate", "generate", "partial", "merge", "render", "state":
-            if rest.contains("--help") || rest.contains("-h") { return .help(HelpText.forCommand(first)!) }
-            switch first {
-            case "run": return .run(try analysisOptions(rest, command: "run"))
-            case "validate": return .validate(try validateOptions(rest))
-            case "generate": return try generate(rest)
-            case "state": return try state(rest)
-            default: return try stage(first, rest)
+            guard let text = HelpText.forCommand(topic) else {
+                throw UsageError("no help for '\(topic)': the commands are \(CommandName.listed(CommandName.everyday, conjunction: "and"))")
             }
-        default:
-            throw UsageError("unknown command '\(first)': use run, validate or generate")
+            return .help(text)
+        }
+        guard let name = CommandName(rawValue: first) else {
+            throw UsageError("unknown command '\(first)': use \(CommandName.listed(CommandName.everyday, conjunction: "or"))")
+        }
+        if rest.contains("--help") || rest.contains("-h") { return .help(HelpText.forCommand(name)) }
+        switch name {
+        case .run: return .run(try analysisOptions(rest, command: .run))
+        case .validate: return try validate(rest)
+        case .generate: return try generate(rest)
+        case .state: return try state(rest)
+        case .partial, .merge, .render: return try stage(name, rest)
         }
     }
 
     /// The stage filters of a distributed run (see `docs/SPARK.md`).
-    private static func stage(_ command: String, _ words: [String]) throws(UsageError) -> Command {
+    private static func stage(_ command: CommandName, _ words: [String]) throws(UsageError) -> Command {
         let arguments = try ArgumentList(
             words, command: command,
             valued: [
@@ -69,16 +71,16 @@ enum Command: Sendable {
             throw UsageError("\(command) reads standard input and takes no inputs", command: command)
         }
         switch command {
-        case "partial":
+        case .partial:
             guard let name = arguments.value("name") else {
                 throw UsageError("partial needs --name: the input's name in reports", command: command)
             }
             return .partial(name: name, index: try arguments.number("index", default: 0, in: 0...Int.max), rejectsRaw: arguments.has("rejects-raw"))
-        case "merge":
+        case .merge:
             let join: Int? = arguments.value("join") == nil ? nil : try arguments.number("join", default: 1, in: 1...3)
             return .merge(join: join, scope: try previewScope(arguments, command: command), windows: try windows(arguments))
         default:
-            guard let out = arguments.value("out") else { throw UsageError("render needs --out DIR", command: command) }
+            guard let out = arguments.value("out") else { throw UsageError("\(command) needs --out DIR", command: command) }
             return .render(RenderOptions(
                 outputDirectory: out, configuration: try configuration(arguments, command: command),
                 maxCampaigns: try maxCampaigns(arguments), sequentialTuning: try sequentialTuning(arguments),
@@ -122,7 +124,7 @@ enum Command: Sendable {
             bindDays: try bounded("bind-window", AnalysisWindows.bindDaysRange, "days"))
     }
 
-    private static func previewScope(_ arguments: ArgumentList, command: String) throws(UsageError) -> PreviewScope {
+    private static func previewScope(_ arguments: ArgumentList, command: CommandName) throws(UsageError) -> PreviewScope {
         guard let scope = arguments.value("preview-scope") else { return .unit }
         guard let parsed = PreviewScope(rawValue: scope) else {
             throw UsageError("--preview-scope must be 'unit' or 'event', not '\(scope)'", command: command)
@@ -131,15 +133,13 @@ enum Command: Sendable {
     }
 
     /// The options of `run`, and the CI formats only `validate` speaks.
-    private static func validateOptions(_ words: [String]) throws(UsageError) -> RunOptions {
+    private static func validate(_ words: [String]) throws(UsageError) -> Command {
         var rest = words
         let ciReports = try CIReportOptions.extract(from: &rest)
-        var options = try analysisOptions(rest, command: "validate")
-        options.ciReports = ciReports
-        return options
+        return .validate(try analysisOptions(rest, command: .validate), ciReports: ciReports)
     }
 
-    private static func configuration(_ arguments: ArgumentList, command: String) throws(UsageError) -> Configuration? {
+    private static func configuration(_ arguments: ArgumentList, command: CommandName) throws(UsageError) -> Configuration? {
         guard let path = arguments.value("config") else { return nil }
         do throws(ConfigurationError) {
             return try Configuration.load(path: path)
@@ -148,7 +148,7 @@ enum Command: Sendable {
         }
     }
 
-    private static func analysisOptions(_ words: [String], command: String) throws(UsageError) -> RunOptions {
+    private static func analysisOptions(_ words: [String], command: CommandName) throws(UsageError) -> RunOptions {
         let arguments = try ArgumentList(
             words, command: command,
             valued: [
@@ -162,7 +162,7 @@ enum Command: Sendable {
             throw UsageError("'-' (standard input) may be given only once", command: command)
         }
         options.outputDirectory = arguments.value("out")
-            ?? (command == "run" ? RunOptions.defaultOutputDirectory : nil)
+            ?? (command == .run ? RunOptions.defaultOutputDirectory : nil)
         options.rejectsRaw = arguments.has("rejects-raw")
         options.previewScope = try previewScope(arguments, command: command)
         options.jobs = try arguments.number("jobs", default: defaultJobs(), in: 1...1024)
@@ -176,7 +176,7 @@ enum Command: Sendable {
         options.statePath = arguments.value("state")
         options.stateBatchBytes = Int(try arguments.number("batch-mb", default: 256.0, in: 0.001...1_048_576) * 1_048_576)
         if let statePath = options.statePath {
-            guard command == "run" else { throw UsageError("\(command) does not take --state: use 'run --state FILE'", command: command) }
+            guard command == .run else { throw UsageError("\(command) does not take --state: use 'run --state FILE'", command: command) }
             // With a state, no INPUT means: ingest nothing, report the state.
             if let report = StatePath.reportNamed(by: statePath, outputDirectory: options.outputDirectory ?? RunOptions.defaultOutputDirectory) {
                 throw UsageError(
@@ -193,17 +193,17 @@ enum Command: Sendable {
     }
 
     private static func state(_ words: [String]) throws(UsageError) -> Command {
-        let arguments = try ArgumentList(words, command: "state", valued: ["lock-wait"], flags: ["json", "check", "compact"])
+        let arguments = try ArgumentList(words, command: .state, valued: ["lock-wait"], flags: ["json", "check", "compact"])
         guard arguments.positionals.count == 1, let path = arguments.positionals.first else {
-            throw UsageError("state needs exactly one FILE: the --state file to describe", command: "state")
+            throw UsageError("state needs exactly one FILE: the --state file to describe", command: .state)
         }
         let actions: [(flag: String, action: StateAction)] = [("json", .describeAsJSON), ("check", .check), ("compact", .compact)]
         let chosen = actions.filter { arguments.has($0.flag) }
         if arguments.has("check") && arguments.has("json") {
-            throw UsageError("--check prints one line and takes no --json: give one of them", command: "state")
+            throw UsageError("--check prints one line and takes no --json: give one of them", command: .state)
         }
         guard chosen.count <= 1 else {
-            throw UsageError("give one of --json, --check and --compact", command: "state")
+            throw UsageError("give one of --json, --check and --compact", command: .state)
         }
         return .state(
             path: path, action: chosen.first?.action ?? .describe,
@@ -212,15 +212,15 @@ enum Command: Sendable {
 
     private static func generate(_ words: [String]) throws(UsageError) -> Command {
         let arguments = try ArgumentList(
-            words, command: "generate", valued: ["events", "out", "seed", "files", "bad-share", "days", "shape"], flags: [])
+            words, command: .generate, valued: ["events", "out", "seed", "files", "bad-share", "days", "shape"], flags: [])
         guard arguments.positionals.isEmpty else {
-            throw UsageError("generate takes no inputs, only options", command: "generate")
+            throw UsageError("generate takes no inputs, only options", command: .generate)
         }
         guard let out = arguments.value("out") else {
-            throw UsageError("generate needs --out DIR", command: "generate")
+            throw UsageError("generate needs --out DIR", command: .generate)
         }
         if arguments.value("days") != nil && arguments.value("files") != nil {
-            throw UsageError("--days writes one file per day: give --days or --files, not both", command: "generate")
+            throw UsageError("--days writes one file per day: give --days or --files, not both", command: .generate)
         }
         let options = GeneratorOptions(
             events: try arguments.number("events", default: 100_000, in: 0...10_000_000_000),
@@ -232,7 +232,7 @@ enum Command: Sendable {
         return .generate(options, outputDirectory: out)
     }
 
-    private static func inflateBackend(_ arguments: ArgumentList, command: String) throws(UsageError) -> InflateBackend {
+    private static func inflateBackend(_ arguments: ArgumentList, command: CommandName) throws(UsageError) -> InflateBackend {
         guard let value = arguments.value("inflate") else { return .zlib }
         guard let choice = InflateChoice(rawValue: value) else {
             throw UsageError("--inflate must be 'zlib', 'isal' or 'auto', not '\(value)'", command: command)
@@ -248,7 +248,7 @@ enum Command: Sendable {
         guard let shape = arguments.value("shape") else { return .friendly }
         guard let parsed = LogShape(rawValue: shape) else {
             let shapes = LogShape.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")
-            throw UsageError("--shape must be one of \(shapes), not '\(shape)'", command: "generate")
+            throw UsageError("--shape must be one of \(shapes), not '\(shape)'", command: .generate)
         }
         return parsed
     }
@@ -264,9 +264,9 @@ extension Command {
     /// name, so the log of a distributed run shows which stage failed.
     var speaker: String {
         switch self {
-        case .partial: "grove-report partial"
-        case .merge: "grove-report merge"
-        case .render: "grove-report render"
+        case .partial: "grove-report \(CommandName.partial)"
+        case .merge: "grove-report \(CommandName.merge)"
+        case .render: "grove-report \(CommandName.render)"
         case .run, .validate, .generate, .state, .help: "grove-report"
         }
     }

@@ -25,8 +25,8 @@ enum CommandRunner {
             analyseWithState(options, &diagnostics)
         case .run(let options):
             analyse(options, validate: false, &diagnostics)
-        case .validate(let options):
-            analyse(options, validate: true, &diagnostics)
+        case .validate(let options, let ciReports):
+            analyse(options, validate: true, ciReports: ciReports, &diagnostics)
         case .state(let path, let action, let lockWaitSeconds):
             state(path, action, lockWaitSeconds: lockWaitSeconds, &diagnostics)
         case .generate(let options, let directory):
@@ -51,7 +51,8 @@ enum CommandRunner {
 
     /// `run` and `validate`: the pipeline; then `validate` prints the audit and the health
     /// warnings, and both write the CI formats asked for.
-    private static func analyse(_ options: RunOptions, validate: Bool, _ diagnostics: inout DiagnosticsEngine) {
+    private static func analyse(
+        _ options: RunOptions, validate: Bool, ciReports: CIReportOptions = CIReportOptions(), _ diagnostics: inout DiagnosticsEngine) {
         let result: RunResult
         do throws(OutputError) {
             result = try withProgress { counters throws(OutputError) in try Pipeline.run(options, progress: counters) }
@@ -63,7 +64,7 @@ enum CommandRunner {
         if validate {
             diagnostics.printOut(PreviewAuditReport.text(result.exposure.audit) + HealthWarningsText.text(result.exposure.campaigns))
         }
-        reportToCI(result.exposure.audit, options.ciReports, &diagnostics)
+        reportToCI(result.exposure.audit, ciReports, &diagnostics)
     }
 
     private static func analyseWithState(_ options: RunOptions, _ diagnostics: inout DiagnosticsEngine) {

@@ -1,16 +1,28 @@
+import Foundation
+
 /// The `--help` texts of the tool and its subcommands.
 enum HelpText {
+    /// The help of the command named `name`; nil when no command has that name.
     static func forCommand(_ name: String) -> String? {
+        CommandName(rawValue: name).map(forCommand)
+    }
+
+    static func forCommand(_ name: CommandName) -> String {
         switch name {
-        case "run": run
-        case "validate": validate
-        case "generate": generate
-        case "partial": partial
-        case "merge": merge
-        case "render": render
-        case "state": state
-        default: nil
+        case .run: run
+        case .validate: validate
+        case .generate: generate
+        case .partial: partial
+        case .merge: merge
+        case .render: render
+        case .state: state
         }
+    }
+
+    /// `names` with their summaries, one a line, the summaries in one column.
+    private static func summaries(_ names: [CommandName]) -> String {
+        names.map { "  " + $0.rawValue.padding(toLength: 11, withPad: " ", startingAt: 0) + $0.summary }
+            .joined(separator: "\n")
     }
 
     static let tool = """
@@ -19,15 +31,10 @@ enum HelpText {
         USAGE: grove-report <command> [options]
 
         COMMANDS:
-          run        Read logs and write the reports (default: SampleData/ into Reports/).
-          validate   Read logs and print the preview audit; exit 3 on any violation.
-          generate   Write a seeded synthetic log set.
-          state      Describe a --state file (its schema version, runs and contents), check or compact it.
+        \(summaries(CommandName.everyday))
 
         STAGE FILTERS (for a distributed engine such as Spark; see docs/SPARK.md):
-          partial    One input file on stdin → stage records on stdout.
-          merge      Stage records → merged records (after a shuffle: --join N).
-          render     Final stage records → the report files.
+        \(summaries(CommandName.allCases.filter(\.isStageFilter)))
 
         Run 'grove-report <command> --help' for a command's options.
 

@@ -1,8 +1,9 @@
 /// What attribution keeps of one binding (all `click_bind` lines with one `clickId`): the winning
-/// line and how many lines named each normalized email.
+/// line and how many lines named each normalized email; later lines with another email are
+/// conflicts, and the first binding stands.
 ///
 /// Emails stay in memory only; no output ever shows one.
-struct BindingRecord: MergeableRecord {
+struct BindingRecord: EarliestLineRecord {
     var winner: ClickBind
     var emails: ValueCounts<Symbol>
 
@@ -11,23 +12,18 @@ struct BindingRecord: MergeableRecord {
         emails = ValueCounts(bind.normalizedEmail)
     }
 
-    private var winnerLines: Int { emails.lines(of: winner.normalizedEmail) }
-
-    /// Later lines with the winning email.
-    var retries: Int { winnerLines - 1 }
-
-    /// Later lines with another email; the first binding stands.
-    var conflicts: Int { emails.total - winnerLines }
-
-    mutating func add(_ bind: ClickBind, symbols: SymbolTable) {
-        if Self.precedes(bind, winner, symbols) { winner = bind }
-        emails.add(bind.normalizedEmail)
+    /// The names the stage records and the state rows know the two parts by.
+    var earliest: ClickBind {
+        get { winner }
+        _modify { yield &winner }
     }
 
-    mutating func merge(_ other: BindingRecord, symbols: SymbolTable) {
-        if Self.precedes(other.winner, winner, symbols) { winner = other.winner }
-        emails.merge(other.emails)
+    var valueCounts: ValueCounts<Symbol> {
+        get { emails }
+        _modify { yield &emails }
     }
+
+    static func value(of bind: ClickBind) -> Symbol { bind.normalizedEmail }
 
     func translated(_ translation: SymbolTranslation) -> BindingRecord {
         var copy = self

@@ -26,7 +26,7 @@ struct OpenPayload: Hashable, Sendable {
 /// What attribution keeps of one open (all lines with one `openId`): the original line and how
 /// many lines carried each distinct payload, so retries and conflicts can be told apart once the
 /// original is known, whatever order the lines arrive in.
-struct OpenRecord: MergeableRecord {
+struct OpenRecord: EarliestLineRecord {
     var original: LinkOpen
     var payloads: ValueCounts<OpenPayload>
 
@@ -35,23 +35,18 @@ struct OpenRecord: MergeableRecord {
         payloads = ValueCounts(OpenPayload(open))
     }
 
-    private var originalLines: Int { payloads.lines(of: OpenPayload(original)) }
-
-    /// Later lines with the original's payload.
-    var retries: Int { originalLines - 1 }
-
-    /// Later lines with another payload.
-    var conflicts: Int { payloads.total - originalLines }
-
-    mutating func add(_ open: LinkOpen, symbols: SymbolTable) {
-        if Self.precedes(open, original, symbols) { original = open }
-        payloads.add(OpenPayload(open))
+    /// The names the stage records and the state rows know the two parts by.
+    var earliest: LinkOpen {
+        get { original }
+        _modify { yield &original }
     }
 
-    mutating func merge(_ other: OpenRecord, symbols: SymbolTable) {
-        if Self.precedes(other.original, original, symbols) { original = other.original }
-        payloads.merge(other.payloads)
+    var valueCounts: ValueCounts<OpenPayload> {
+        get { payloads }
+        _modify { yield &payloads }
     }
+
+    static func value(of open: LinkOpen) -> OpenPayload { OpenPayload(open) }
 
     func translated(_ translation: SymbolTranslation) -> OpenRecord {
         var copy = self

@@ -30,45 +30,63 @@ enum StateRows {
         key.first.flatMap { byKind[$0]?.kind } ?? "unknown"
     }
 
-    /// A row for every per-key record of `state`.
-    static func rows(of state: PartialState, names: StateNames) throws(StateError) -> [Row] {
+    /// A row for every per-key record of `state`, with its key's digest.
+    static func rows(of state: PartialState, names: StateNames, digest: StateKeyDigest) throws(StateError) -> StateRowBatch {
         var writer = StateRowWriter(symbols: state.symbols, names: names)
-        var rows: [Row] = []
-        for kind in kinds { try append(kind, of: state, to: &rows, writer: &writer) }
-        return rows
+        var batch = StateRowBatch()
+        // Kind by kind, named rather than looped over `kinds`, so each is specialized.
+        try append(ClickRecord.self, of: state, to: &batch, writer: &writer, digest: digest)
+        try append(BindingRecord.self, of: state, to: &batch, writer: &writer, digest: digest)
+        try append(OpenRecord.self, of: state, to: &batch, writer: &writer, digest: digest)
+        try append(InstallRecord.self, of: state, to: &batch, writer: &writer, digest: digest)
+        try append(OrderRecord.self, of: state, to: &batch, writer: &writer, digest: digest)
+        return batch
     }
 
     private static func append<R: StateRowRecord>(
-        _: R.Type, of state: PartialState, to rows: inout [Row], writer: inout StateRowWriter
+        _: R.Type, of state: PartialState, to batch: inout StateRowBatch, writer: inout StateRowWriter, digest: StateKeyDigest
     ) throws(StateError) {
         let records = state[keyPath: R.store]
-        for (key, record) in zip(records.keys, records.records) {
-            rows.append(Row(key: try self.key(R.self, key, writer: &writer), value: try value(record, key: key, writer: &writer)))
+        for index in records.keys.indices {
+            let key = records.keys[index]
+            let record = records.records[index]
+            writer.reset()
+            writer.byte(R.rowKind)
+            try R.writeKey(key, to: &writer)
+            let keyCount = writer.bytes.count
+            try record.write(key: key, to: &writer)
+            batch.append(writer.bytes, keyCount: keyCount, digest: digest)
         }
     }
 
-    /// The row key of a record of kind `R`.
-    static func key<R: StateRowRecord>(_: R.Type, _ key: R.Index.Key, writer: inout StateRowWriter) throws(StateError) -> [UInt8] {
+    /// The digest of the row key of a record of kind `R`, written in `writer`'s buffer.
+    static func keyDigest<R: StateRowRecord>(
+        _: R.Type, _ key: R.Index.Key, writer: inout StateRowWriter, digest: StateKeyDigest
+    ) throws(StateError) -> Int64 {
         writer.reset()
         writer.byte(R.rowKind)
         try R.writeKey(key, to: &writer)
-        return writer.bytes
-    }
-
-    private static func value<R: StateRowRecord>(_ record: R, key: R.Index.Key, writer: inout StateRowWriter) throws(StateError) -> [UInt8] {
-        writer.reset()
-        try record.write(key: key, to: &writer)
-        return writer.bytes
+        return digest.of(writer.bytes)
     }
 
     /// Merges stored rows into `state`: a record is the merge of its rows.
-    static func read(_ rows: some Sequence<Row>, into state: inout PartialState, names: StateNames) throws(StateError) {
-        var reader = StateRowReader(symbols: take(&state.symbols, SymbolTable()), names: names)
+    /// (`wholeTexts`: rows of schema 3, for the migration.)
+    static func read(
+        _ rows: some Sequence<Row>, into state: inout PartialState, names: StateNames, wholeTexts: Bool = false
+    ) throws(StateError) {
+        var reader = StateRowReader(symbols: take(&state.symbols, SymbolTable()), names: names, wholeTexts: wholeTexts)
         defer { state.symbols = take(&reader.symbols, SymbolTable()) }
         for row in rows {
             reader.load(row.key)
-            guard let kind = byKind[try reader.byte()] else { throw reader.damaged("an unknown record kind") }
-            try read(kind, row: row, reader: &reader, into: &state)
+            // Kind by kind, named rather than looked up, so each is specialized.
+            switch try reader.byte() {
+            case ClickRecord.rowKind: try read(ClickRecord.self, row: row, reader: &reader, into: &state)
+            case BindingRecord.rowKind: try read(BindingRecord.self, row: row, reader: &reader, into: &state)
+            case OpenRecord.rowKind: try read(OpenRecord.self, row: row, reader: &reader, into: &state)
+            case InstallRecord.rowKind: try read(InstallRecord.self, row: row, reader: &reader, into: &state)
+            case OrderRecord.rowKind: try read(OrderRecord.self, row: row, reader: &reader, into: &state)
+            default: throw reader.damaged("an unknown record kind")
+            }
         }
     }
 

@@ -9,9 +9,14 @@ struct StateRowReader {
     private var bytes: [UInt8] = []
     private var position = 0
 
-    init(symbols: consuming SymbolTable, names: StateNames) {
+    /// Whether texts are kept whole after their length, as schema 3 kept them (read only by
+    /// the migration), rather than in a `StateTextForm`.
+    private let wholeTexts: Bool
+
+    init(symbols: consuming SymbolTable, names: StateNames, wholeTexts: Bool = false) {
         self.symbols = symbols
         self.names = names
+        self.wholeTexts = wholeTexts
     }
 
     /// Starts reading `row`.
@@ -79,10 +84,32 @@ struct StateRowReader {
             return nil
         case 1:
             return symbols.intern(TextSealing.sealedText(digestBytes: try take(32)))
+        case _ where wholeTexts:
+            return symbols.intern(try take(try length(header - 2)))
         default:
-            guard header - 2 <= UInt64(bytes.count - position) else { throw damaged("a text runs past its row") }
-            return symbols.intern(try take(Int(header - 2)))
+            guard let form = StateTextForm(rawValue: (header - 2) & 3) else { throw damaged("an unknown text form") }
+            let count = try length((header - 2) >> 2)
+            var text = try take(count)
+            switch form {
+            case .whole:
+                break
+            case .hexTail:
+                StateTextForm.unpackHex(try take(try length(try varint())), upper: false, to: &text)
+            case .upperUUID, .lowerUUID:
+                guard count == 0 else { throw damaged("a UUID has a prefix") }
+                for (index, byte) in try take(16).enumerated() {
+                    if StateTextForm.uuidDashesAfter.contains(index) { text.append(UInt8(ascii: "-")) }
+                    StateTextForm.unpackHex(CollectionOfOne(byte), upper: form == .upperUUID, to: &text)
+                }
+            }
+            return symbols.intern(text)
         }
+    }
+
+    /// A length read from the row, checked against what is left of it.
+    private func length(_ value: UInt64) throws(StateError) -> Int {
+        guard value <= UInt64(bytes.count - position) else { throw damaged("a text runs past its row") }
+        return Int(value)
     }
 
     mutating func requiredText() throws(StateError) -> Symbol {

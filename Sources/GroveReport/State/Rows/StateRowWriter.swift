@@ -1,7 +1,8 @@
 /// Writes one binary row of the state (schema 3, docs/STATE.md): counts as LEB128 varints,
 /// instants as a zigzag varint of seconds and a varint of nanoseconds, names (campaigns,
-/// variants, app keys, slugs, utm values) as small integers of the state's `names` table, and
-/// ids as their bytes after a length, a sealed text (`TextSealing`) as its 32 digest bytes.
+/// variants, app keys, slugs, utm values) as small integers of the state's `names` table, ids in
+/// a `StateTextForm` (hex digits and UUIDs packed), a sealed text (`TextSealing`) as its 32
+/// digest bytes.
 struct StateRowWriter {
     let symbols: SymbolTable
     let names: StateNames
@@ -38,33 +39,38 @@ struct StateRowWriter {
         varint(UInt64(number))
     }
 
-    /// A text kept whole: 0 when absent, 1 and 32 bytes for a sealed text, else its length + 2
-    /// and its bytes.
+    /// A text that is not a name: 0 when absent, 1 and 32 bytes for a sealed text, else in its
+    /// `StateTextForm`.
     mutating func text(_ symbol: Symbol?) {
         guard let symbol else { return varint(0) }
-        Self.append(text: symbols.bytes(symbol), to: &bytes)
-    }
-
-    /// The key of a record kept by one id (a click, binding, open or order).
-    static func key(kind: UInt8, id: some Collection<UInt8>) -> [UInt8] {
-        var key = [kind]
-        append(text: id, to: &key)
-        return key
-    }
-
-    private static func append(text: some Collection<UInt8>, to bytes: inout [UInt8]) {
-        if let digest = TextSealing.digestBytes(ofSealed: text) {
-            append(varint: 1, to: &bytes)
-            bytes += digest
-        } else {
-            append(varint: UInt64(text.count) + 2, to: &bytes)
-            bytes += text
+        let text = symbols.bytes(symbol)
+        if text.withContiguousStorageIfAvailable({ append(text: $0) }) == nil {
+            Array(text).withUnsafeBufferPointer { append(text: $0) }
         }
     }
 
-    private mutating func varint(_ value: UInt64) { Self.append(varint: value, to: &bytes) }
+    private mutating func append(text: UnsafeBufferPointer<UInt8>) {
+        if let digest = TextSealing.digestBytes(ofSealed: text) {
+            varint(1)
+            bytes += digest
+            return
+        }
+        let (form, prefix) = StateTextForm.form(of: text)
+        varint(2 + (UInt64(prefix) << 2 | form.rawValue))
+        switch form {
+        case .whole:
+            bytes.append(contentsOf: text)
+        case .hexTail:
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[..<prefix]))
+            varint(UInt64(text.count - prefix) / 2)
+            StateTextForm.packHex(UnsafeBufferPointer(rebasing: text[prefix...]), upper: false, to: &bytes)
+        case .upperUUID, .lowerUUID:
+            let digits = text.filter { $0 != UInt8(ascii: "-") }
+            digits.withUnsafeBufferPointer { StateTextForm.packHex($0, upper: form == .upperUUID, to: &bytes) }
+        }
+    }
 
-    private static func append(varint value: UInt64, to bytes: inout [UInt8]) {
+    private mutating func varint(_ value: UInt64) {
         var rest = value
         while rest >= 0x80 {
             bytes.append(UInt8(truncatingIfNeeded: rest) | 0x80)

@@ -1,5 +1,0 @@
-#ifndef GROVE_CMALLOC_SHIM_H
-#define GROVE_CMALLOC_SHIM_H
-/* glibc's malloc tuning (mallopt), which Swift's Glibc module does not export. */
-#include <malloc.h>
-#endif

@@ -1,0 +1,208 @@
+import Foundation
+import Testing
+@testable import GroveReport
+
+/// How the state stores records (schema version 4, docs/STATE.md): rows appended and merged on
+/// reading, compacted once a key has many, and states of versions 1, 2 and 3 migrated in place.
+@Suite(.serialized)
+struct StateLayoutTests {
+    /// The most rows any record key has in the state.
+    static func mostRowsOfOneKey(_ state: String) throws -> Int {
+        let output = try commandOutput(["sqlite3", state, "SELECT coalesce(max(n), 0) FROM (SELECT count(*) AS n FROM records GROUP BY key)"])
+        return try #require(Int(String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)))
+    }
+
+    @Test func keysTouchedEveryNightAreCompactedAndStillAddUp() throws {
+        let directory = try temporaryDirectory()
+        // Shuffled shares of few events: the same installs and clicks come back night after night,
+        // and one click every night.
+        let nights = IncrementalMerge.compactionRows + 4
+        let files = try StateTests.splitLogs(into: directory, files: nights, seed: 21, events: 1500)
+        for (night, file) in files.enumerated() {
+            let click = #"{"type":"link_click","ts":"2026-03-0\#(night % 9 + 1)T00:00:00Z","clickId":"every-night","appKey":"k","slug":"s","route":"app"}"#
+            // A second gzip member: the file is read whole.
+            try writeFile(file, try readFile(file) + gzip(Array((click + "\n").utf8)))
+        }
+        let single = try execute(["run", "--out", directory + "/single", "--max-reject-rate", "1"] + files)
+        #expect(single.status == 0, "\(single.stderr)")
+        let state = directory + "/state.db"
+        for (night, file) in files.enumerated() {
+            let result = try execute(["run", "--state", state, "--out", directory + "/night-\(night)", "--max-reject-rate", "1", file])
+            #expect(result.status == 0, "night \(night): \(result.stderr)")
+            // Rows accumulate until a read rewrites them as one.
+            if night == IncrementalMerge.compactionRows - 2 { #expect(try Self.mostRowsOfOneKey(state) == night + 1) }
+        }
+        // Without compaction one key would have a row a night; with it, at most one more than it keeps.
+        #expect(try Self.mostRowsOfOneKey(state) <= IncrementalMerge.compactionRows)
+        #expect(try StateTests.comparable(directory + "/night-\(nights - 1)") == StateTests.comparable(directory + "/single"))
+
+        // What the state holds, by kind: the click that came back every night is one key in rows.
+        let described = try execute(["state", state])
+        #expect(described.status == 0, "\(described.stderr)")
+        #expect(described.stdout.contains("records click: "), "\(described.stdout)")
+        #expect(described.stdout.contains("bytes records: "), "\(described.stdout)")
+        // `--compact` rewrites every key kept in several rows as one, and the reports stay.
+        let compacted = try execute(["state", state, "--compact"])
+        #expect(compacted.status == 0, "\(compacted.stderr)")
+        #expect(compacted.stdout.contains("stored in several rows rewritten as one"), "\(compacted.stdout)")
+        #expect(try Self.mostRowsOfOneKey(state) == 1)
+        let after = try execute(["run", "--state", state, "--out", directory + "/after", "--max-reject-rate", "1"])
+        #expect(after.status == 0, "\(after.stderr)")
+        #expect(try StateTests.comparable(directory + "/after") == StateTests.comparable(directory + "/single"))
+        #expect(try execute(["state", state, "--compact", "--check"]).status == 2)
+    }
+
+    /// `Tests/Fixtures/state-v1`: three days of `generate --days 3 --events 3000 --seed 5`, the
+    /// first two ingested into `state.sqlite` by the release that wrote schema version 1.
+    @Test func aVersion1StateIsMigratedAndGoesOnAddingUp() throws {
+        let fixture = packageRoot + "/Tests/Fixtures/state-v1"
+        let directory = try temporaryDirectory()
+        let state = directory + "/state.sqlite"
+        try writeFile(state, try readFile(fixture + "/state.sqlite"))
+        let days = ["2026-03-02", "2026-03-03", "2026-03-04"].map { fixture + "/events-\($0).ndjson.gz" }
+        let single = try execute(["run", "--out", directory + "/single", "--max-reject-rate", "1"] + days)
+        #expect(single.status == 0, "\(single.stderr)")
+        let night = try execute(["run", "--state", state, "--out", directory + "/night", "--max-reject-rate", "1"] + days)
+        #expect(night.status == 0, "\(night.stderr)")
+        #expect(try StateTests.comparable(directory + "/night") == StateTests.comparable(directory + "/single"))
+        let summary = try JSONSerialization.jsonObject(with: Data(try readFile(directory + "/night/summary.json"))) as? [String: Any]
+        let inputs = try #require((summary?["run"] as? [String: Any])?["inputs"] as? [[String: Any]])
+        #expect(inputs.map { $0["status"] as? String } == ["skipped", "skipped", "ingested"])
+        let version = try commandOutput(["sqlite3", state, "PRAGMA user_version"])
+        #expect(String(decoding: version, as: UTF8.self) == "\(StateSchema.version)\n")
+        let tables = try commandOutput(["sqlite3", state, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"])
+        #expect(!String(decoding: tables, as: UTF8.self).contains("open_clicks"))
+        // Every stored totals and aggregates record now has the spelled-out kinds of format 3
+        // (migrated) or a later one (written since); the per-key records are binary rows since schema 3.
+        let old = try commandOutput(["sqlite3", state, """
+            SELECT count(*) FROM (SELECT value FROM totals UNION ALL SELECT value FROM aggregates)
+             WHERE value NOT LIKE '{"v":3%' AND value NOT LIKE '{"v":4%' AND value NOT LIKE '{"v":5%'
+            """])
+        #expect(String(decoding: old, as: UTF8.self) == "0\n")
+    }
+
+    /// `Tests/Fixtures/state-v3`: the first two days of `state-v1` ingested by the release that
+    /// wrote schema version 3 (ids kept whole in the rows). Migrated, its ids are packed under the
+    /// digests of their new keys, links and key filter made anew, and nights go on adding up.
+    @Test func aVersion3StateIsMigratedWithItsIdsPacked() throws {
+        let fixtures = packageRoot + "/Tests/Fixtures"
+        let directory = try temporaryDirectory()
+        let state = directory + "/state.sqlite"
+        try writeFile(state, try readFile(fixtures + "/state-v3/state.sqlite"))
+        let bytesBefore = Int(try Self.scalar(state, "SELECT sum(length(key) + length(value)) FROM records")) ?? 0
+        let days = ["2026-03-02", "2026-03-03", "2026-03-04"].map { fixtures + "/state-v1/events-\($0).ndjson.gz" }
+        let single = try execute(["run", "--out", directory + "/single", "--max-reject-rate", "1"] + days)
+        #expect(single.status == 0, "\(single.stderr)")
+        // Migrated without a new input: the same reports as before, the rows packed.
+        let migrated = try execute(["run", "--state", state, "--out", directory + "/migrated", "--max-reject-rate", "1"])
+        #expect(migrated.status == 0, "\(migrated.stderr)")
+        let twoDays = try execute(["run", "--out", directory + "/two", "--max-reject-rate", "1"] + days.prefix(2))
+        #expect(twoDays.status == 0)
+        #expect(try StateTests.comparable(directory + "/migrated") == StateTests.comparable(directory + "/two"))
+        #expect(try Self.scalar(state, "PRAGMA user_version") == "\(StateSchema.version)")
+        let bytesAfter = Int(try Self.scalar(state, "SELECT sum(length(key) + length(value)) FROM records")) ?? .max
+        #expect(bytesAfter * 5 < bytesBefore * 4, "\(bytesBefore) bytes of rows before, \(bytesAfter) after")
+        // A click key: its kind, the form header, `clk_`, the digit count and 8 bytes.
+        #expect(try Self.scalar(state, "SELECT max(length(key)) FROM records WHERE hex(key) LIKE '01%'") == "15")
+        let night = try execute(["run", "--state", state, "--out", directory + "/night", "--max-reject-rate", "1"] + days)
+        #expect(night.status == 0, "\(night.stderr)")
+        #expect(try StateTests.comparable(directory + "/night") == StateTests.comparable(directory + "/single"))
+        try Self.expectEveryRowUnderItsKeyDigest(state)
+    }
+
+    /// `Tests/Fixtures/state-v2`: a state of schema version 2 (CRC-32 digests, stage record text)
+    /// written by the release before stage format 4, its records of format 3 (no
+    /// `previewUnidentifiedCustomer`): the first two days of `state-v1` and
+    /// `preview-unidentified-1.ndjson` (one preview decision of a customer unit without
+    /// `customerId`) ingested. Migrated, its rows are binary under the state's keyed digests; nights
+    /// go on adding up; the preview decision it ingested before the upgrade counts 0
+    /// (docs/STATE.md, Stage format 4).
+    @Test func aVersion2StateIsMigratedAndCountsUnidentifiedPreviewsFromTheUpgradeOn() throws {
+        let fixtures = packageRoot + "/Tests/Fixtures"
+        let directory = try temporaryDirectory()
+        let state = directory + "/state.sqlite"
+        try writeFile(state, try readFile(fixtures + "/state-v2/state.sqlite"))
+        let linksBefore = try Self.scalar(state, "SELECT count(*) FROM links")
+        let inputs = ["state-v1/events-2026-03-02.ndjson.gz", "state-v1/events-2026-03-03.ndjson.gz",
+                      "state-v2/preview-unidentified-1.ndjson", "state-v1/events-2026-03-04.ndjson.gz",
+                      "state-v2/preview-unidentified-2.ndjson"].map { fixtures + "/" + $0 }
+        let single = try execute(["run", "--out", directory + "/single", "--max-reject-rate", "1"] + inputs)
+        #expect(single.status == 0, "\(single.stderr)")
+        let night = try execute(["run", "--state", state, "--out", directory + "/night", "--max-reject-rate", "1"] + inputs)
+        #expect(night.status == 0, "\(night.stderr)")
+        let summary = try JSONSerialization.jsonObject(with: Data(try readFile(directory + "/night/summary.json"))) as? [String: Any]
+        let statuses = try #require((summary?["run"] as? [String: Any])?["inputs"] as? [[String: Any]]).map { $0["status"] as? String }
+        #expect(statuses == ["skipped", "skipped", "skipped", "ingested", "ingested"])
+
+        // vip-offer: pu-1 (ingested before the upgrade), pu-4 and pu-5 (consent denied) are
+        // preview customer-unit decisions without customerId; one run counts 3, the state 2.
+        let expected = try StateTests.comparable(directory + "/single")
+        var actual = try StateTests.comparable(directory + "/night")
+        for key in expected.keys.sorted() where key != "preview_audit.json" && key != "report.html" {
+            #expect(actual[key] == expected[key], "\(key) differs")
+        }
+        let one = try #require(expected["preview_audit.json"])
+        #expect(one.components(separatedBy: #""preview_unidentified_customer": 3"#).count - 1 == 2, "\(one)")
+        #expect(actual["preview_audit.json"] == one.replacingOccurrences(
+            of: #""preview_unidentified_customer": 3"#, with: #""preview_unidentified_customer": 2"#))
+
+        // The totals are rewritten in the current format (the results recomputed in it, Σr²
+        // included: the reports equal one run's, revenue interval and all); every per-key row is binary under the keyed digest,
+        // and the links (which kept only digests) are made anew, as many as before.
+        #expect(try commandOutput(["sqlite3", state, #"SELECT count(*) FROM (SELECT value FROM totals UNION ALL SELECT value FROM aggregates) WHERE value NOT LIKE '{"v":5,%'"#]) == Array("0\n".utf8))
+        #expect(try Self.scalar(state, "PRAGMA user_version") == "\(StateSchema.version)")
+        #expect(Int(try Self.scalar(state, "SELECT count(*) FROM links")) ?? 0 >= Int(linksBefore) ?? .max)
+        try Self.expectEveryRowUnderItsKeyDigest(state)
+        let again = try execute(["run", "--state", state, "--out", directory + "/again", "--max-reject-rate", "1"])
+        #expect(again.status == 0, "\(again.stderr)")
+        actual = try StateTests.comparable(directory + "/again")
+        #expect(actual == (try StateTests.comparable(directory + "/night")))
+    }
+
+    @Test func format3RecordsAreReadAsTheCurrentFormat() throws {
+        let counters = Array(#"["campaign_counters","c"]"#.utf8)
+        let old = Array(#"{"v":3,"previewDecisions":2,"previewImpressions":0,"previewGrants":0,"decisions":3,"missingCustomer":1,"previewPairings":0,"linkViolations":[0,0,0,0]}"#.utf8)
+        #expect(RecordFormat3.upgrade(key: counters, value: old) == Array(
+            #"{"v":5,"previewDecisions":2,"previewImpressions":0,"previewGrants":0,"decisions":3,"missingCustomer":1,"previewPairings":0,"linkViolations":[0,0,0,0],"previewUnidentifiedCustomer":0}"#.utf8))
+        #expect(RecordFormat3.upgrade(key: Array(#"["variant_counts","c","v"]"#.utf8), value: Array(#"{"v":3,"counts":[1]}"#.utf8))
+            == Array(#"{"v":5,"counts":[1]}"#.utf8))
+        // Already current, or older: not format 3.
+        #expect(RecordFormat3.upgrade(key: counters, value: Array(#"{"v":4,"decisions":1}"#.utf8)) == nil)
+        #expect(RecordFormat3.upgrade(key: counters, value: Array(#"{"v":33,"decisions":1}"#.utf8)) == nil)
+        #expect(RecordFormat3.upgrade(key: counters, value: Array(#"{"v":2,"decisions":1}"#.utf8)) == nil)
+        // The upgraded record decodes, with the new count 0.
+        var decoder = RecordDecoder()
+        try decoder.read(ArraySlice(counters + [0x09] + (RecordFormat3.upgrade(key: counters, value: old) ?? [])))
+        #expect(decoder.state.exposure.counters.records.first?.previewUnidentifiedCustomer == 0)
+        #expect(decoder.state.exposure.counters.records.first?.missingCustomer == 1)
+    }
+
+    /// One value of a query on the state, as the sqlite3 shell prints it.
+    /// Every stored row's `hash` is the state's keyed digest of its key.
+    static func expectEveryRowUnderItsKeyDigest(_ state: String) throws {
+        let salt = try Self.scalar(state, "SELECT value FROM meta WHERE name = 'email_salt'")
+        let digest = StateKeyDigest(salt: Array(salt.utf8))
+        let rows = try commandOutput(["sqlite3", "-separator", "\t", state, "SELECT hash, hex(key) FROM records"])
+        for row in String(decoding: rows, as: UTF8.self).split(separator: "\n") {
+            let parts = row.split(separator: "\t", maxSplits: 1)
+            let key = stride(from: 0, to: parts[1].count, by: 2).map { offset in
+                UInt8(parts[1].dropFirst(offset).prefix(2), radix: 16) ?? 0
+            }
+            #expect(Int64(parts[0]) == digest.of(key), "\(parts[1])")
+        }
+    }
+
+    static func scalar(_ state: String, _ query: String) throws -> String {
+        String(decoding: try commandOutput(["sqlite3", state, query]), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    @Test func format2RecordsGetTheirSpelledOutKinds() throws {
+        let upgraded = try #require(RecordFormat2.upgrade(key: Array(#"["cv","c","v"]"#.utf8), value: Array(#"{"v":2,"counts":[1]}"#.utf8)))
+        #expect(upgraded.kind == "variant_counts")
+        #expect(upgraded.key == Array(#"["variant_counts","c","v"]"#.utf8))
+        #expect(upgraded.value == Array(#"{"v":3,"counts":[1]}"#.utf8))
+        #expect(RecordFormat2.upgrade(key: Array(#"["click","c"]"#.utf8), value: Array(#"{"v":2}"#.utf8))?.kind == "click")
+        #expect(RecordFormat2.upgrade(key: Array(#"["variant_counts","c","v"]"#.utf8), value: Array(#"{"v":3,"counts":[1]}"#.utf8)) == nil)
+        #expect(Set(RecordFormat2.renamedKinds.values).isSubset(of: Set(StageRecordKinds.all.map { $0.kind })))
+    }
+}

@@ -1,0 +1,171 @@
+import Foundation
+import Testing
+@testable import GroveGenerator
+@testable import GroveReport
+@testable import grove_report
+
+/// `--inflate isal` gives zlib's bytes, faults and offsets on every input, well-formed or not.
+@Suite(.enabled(if: ISALLibrary.loadError == nil, "needs libisal.so.2 (Debian libisal2; .ci/install-deps)"))
+struct ISALInflateTests {
+    typealias Read = (output: [UInt8], counts: ByteCounts, error: InputError?)
+
+    func read(_ bytes: [UInt8], backend: InflateBackend, chunkSize: Int) throws -> Read {
+        let directory = try temporaryDirectory("isal")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try writeFile(directory + "/input", bytes)
+        var output: [UInt8] = []
+        let (counts, error) = DecompressingReader(chunkSize: chunkSize, backend: backend)
+            .read(InputFile(displayName: "in.gz", path: directory + "/input")) { output.append(contentsOf: $0) }
+        return (output, counts, error)
+    }
+
+    /// Reads `bytes` with both backends and expects the very same result.
+    func expectSameAsZlib(_ bytes: [UInt8], chunkSize: Int = 4096, _ comment: Comment? = nil) throws {
+        let zlib = try read(bytes, backend: .zlib, chunkSize: chunkSize)
+        let isal = try read(bytes, backend: .isal, chunkSize: chunkSize)
+        #expect(isal.output == zlib.output, comment)
+        #expect(isal.counts == zlib.counts, comment)
+        #expect(isal.error == zlib.error, comment)
+    }
+
+    /// Whether ISA-L read `bytes` to the end itself, without falling back to zlib.
+    func isalFinishesAlone(_ bytes: [UInt8], chunkSize: Int) throws -> Bool {
+        let directory = try temporaryDirectory("isal-alone")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try writeFile(directory + "/input", bytes)
+        let descriptor = open(directory + "/input", O_RDONLY)
+        defer { close(descriptor) }
+        var source = ByteSource(descriptor: descriptor, capacity: chunkSize)
+        defer { source.release() }
+        var counts = ByteCounts()
+        guard case .success(let library) = ISALLibrary.shared else { return false }
+        let outcome = DecompressingReader(chunkSize: chunkSize, backend: .isal)
+            .inflateAllWithISAL(&source, library: library, counts: &counts) { _ in }
+        if case .finished = outcome { return counts.decompressed > 0 }
+        return false
+    }
+
+    var text: [UInt8] {
+        ndjson((0..<3000).map { #"{"ts":"2026-03-02T00:00:00Z","type":"decision","n":\#($0),"pad":"\#(String(repeating: "x", count: $0 % 97))"}"# })
+    }
+
+    @Test func wellFormedMultiMemberFilesWithPaddingAreInflatedByISALAlone() throws {
+        let first = try gzip(text)
+        let second = try gzip(Array(text.prefix(5000)))
+        for chunkSize in [5, 64, 4096, 1 << 20] {
+            #expect(try isalFinishesAlone(first + second + first, chunkSize: chunkSize), "chunk \(chunkSize)")
+            #expect(try isalFinishesAlone(first + [UInt8](repeating: 0, count: 300), chunkSize: chunkSize))
+            try expectSameAsZlib(first + second + first, chunkSize: chunkSize)
+            try expectSameAsZlib(second + [UInt8](repeating: 0, count: 300), chunkSize: chunkSize)
+        }
+    }
+
+    @Test func trailingBytesTruncationAndChecksumsAreReportedAsZlibReportsThem() throws {
+        let compressed = try gzip(text)
+        try expectSameAsZlib(compressed + Array("junk".utf8))
+        try expectSameAsZlib(compressed + [0, 0, 7])
+        try expectSameAsZlib(compressed + [0x1F])
+        try expectSameAsZlib(compressed + [0x1F, 0x8B, 8])
+        for cut in stride(from: 1, to: compressed.count, by: max(1, compressed.count / 60)) {
+            try expectSameAsZlib(Array(compressed.prefix(cut)), chunkSize: 512, "cut at \(cut)")
+        }
+        for position in (compressed.count - 8)..<compressed.count {
+            var damaged = compressed
+            damaged[position] ^= 0x40 // CRC-32 and length trailer
+            try expectSameAsZlib(damaged, "trailer byte \(position)")
+        }
+    }
+
+    @Test func headersWithFlagsZlibChecksItselfAreLeftToZlib() throws {
+        let compressed = try gzip(text)
+        var reserved = compressed
+        reserved[3] |= 0x20
+        try expectSameAsZlib(reserved)
+        var headerCRC = compressed
+        headerCRC[3] |= 0x02 // claims a header CRC that is not there
+        try expectSameAsZlib(headerCRC)
+        var method = compressed
+        method[2] = 7
+        try expectSameAsZlib(method)
+    }
+
+    @Test func corruptDeflateDataGivesZlibsLinesFaultAndOffset() throws {
+        let compressed = try gzip(text)
+        var rng = SeededRandom(seed: 11)
+        for trial in 0..<300 {
+            var damaged = compressed
+            let position = 10 + rng.below(compressed.count - 18)
+            damaged[position] ^= UInt8(1 + rng.below(255))
+            if trial % 3 == 0 { damaged[10 + rng.below(compressed.count - 18)] = UInt8(rng.below(256)) }
+            try expectSameAsZlib(damaged, chunkSize: trial % 2 == 0 ? 4096 : 1 << 20, "trial \(trial) at \(position)")
+        }
+    }
+
+    @Test func aNamedPipeWhichCannotBeReadTwiceIsInflatedWithZlib() throws {
+        let truncated = Array(try gzip(text).dropLast(40))
+        let zlib = try read(truncated, backend: .zlib, chunkSize: 4096)
+        let directory = try temporaryDirectory("isal-pipe")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let pipe = directory + "/pipe.gz"
+        #expect(mkfifo(pipe, 0o600) == 0)
+        Thread.detachNewThread {
+            let writer = open(pipe, O_WRONLY)
+            guard writer >= 0 else { return }
+            _ = truncated.withUnsafeBytes { write(writer, $0.baseAddress, $0.count) }
+            close(writer)
+        }
+        var output: [UInt8] = []
+        let (counts, error) = DecompressingReader(chunkSize: 4096, backend: .isal)
+            .read(InputFile(displayName: "in.gz", path: pipe)) { output.append(contentsOf: $0) }
+        #expect(output == zlib.output && counts == zlib.counts && error == zlib.error)
+        #expect(error?.error.contains("truncated") == true)
+    }
+
+    @Test func theSampleAndAGeneratedSetGiveByteIdenticalReportsWithEitherBackend() throws {
+        let directory = try temporaryDirectory("isal-reports")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        _ = try LogGenerator.generate(
+            GeneratorOptions(events: 20_000, files: 1, seed: 4, badLineShare: 0.02, shape: .production),
+            into: directory + "/production")
+        let damaged = directory + "/damaged.gz"
+        let sample = try readFile(packageRoot + "/SampleData/events-0002.ndjson.gz")
+        try writeFile(damaged, try readFile(packageRoot + "/SampleData/events-0001.ndjson.gz") + sample.prefix(sample.count / 2))
+        for inputs in [[packageRoot + "/SampleData"], [directory + "/production"], [damaged]] {
+            for jobs in [1, 2] {
+                var reports: [[String: String]] = []
+                for backend in [InflateBackend.zlib, .isal] {
+                    let out = directory + "/out-\(reports.count)"
+                    var options = RunOptions(inputs: inputs, outputDirectory: out, jobs: jobs, maxRejectRate: 1)
+                    options.inflate = backend
+                    _ = try Pipeline.run(options)
+                    reports.append(try reportContents(out))
+                }
+                #expect(reports[0] == reports[1], "\(inputs), --jobs \(jobs)")
+            }
+        }
+    }
+}
+
+/// `--inflate` on the command line.
+struct InflateOptionTests {
+    @Test func isalWithoutTheLibraryIsAUsageErrorAndAutoFallsBackToZlib() throws {
+        #expect(throws: UsageError.self) { try InflateChoice.isal.resolve(isalLoadError: "libisal.so.2: cannot open") }
+        do {
+            _ = try InflateChoice.isal.resolve(isalLoadError: "libisal.so.2: cannot open")
+        } catch {
+            #expect(error.message.contains("libisal2") && error.message.contains("--inflate zlib"))
+        }
+        #expect(try InflateChoice.auto.resolve(isalLoadError: "missing") == .zlib)
+        #expect(try InflateChoice.auto.resolve(isalLoadError: nil) == .isal)
+        #expect(try InflateChoice.zlib.resolve(isalLoadError: nil) == .zlib)
+        if case .success = ISALLibrary.load("libgrove-no-such-library.so.9") { Issue.record("loaded a missing library") }
+    }
+
+    @Test func theOptionIsParsedAndZlibIsTheDefault() throws {
+        guard case .run(let plain) = try Command.parse(["run"]) else { throw UsageError("not run") }
+        #expect(plain.inflate == .zlib)
+        guard case .validate(let zlib, _) = try Command.parse(["validate", "--inflate", "zlib"]) else { throw UsageError("not validate") }
+        #expect(zlib.inflate == .zlib)
+        #expect(throws: UsageError.self) { try Command.parse(["run", "--inflate", "gzip"]) }
+    }
+}
