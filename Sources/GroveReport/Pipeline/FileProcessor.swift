@@ -101,7 +101,7 @@ struct FileProcessor {
     /// Closes a spool the file is done with, keeping the first error.
     private static func close(_ rejects: (any RejectSink)?, error: inout OutputError?) {
         do throws(OutputError) {
-            _ = try (rejects as? RejectSpool)?.close()
+            try rejects?.close()
         } catch let closeError {
             error = error ?? closeError
         }
