@@ -2,8 +2,9 @@ import Foundation
 import Testing
 @testable import GroveReport
 
-/// How the state stores records (schema version 4, docs/STATE.md): rows appended and merged on
-/// reading, compacted once a key has many, and states of versions 1, 2 and 3 migrated in place.
+/// How the state stores records (schema version 5, docs/STATE.md): rows appended and merged on
+/// reading, found through index runs, compacted once a key has many, and states of versions 1 to
+/// 4 migrated in place.
 @Suite(.serialized)
 struct StateLayoutTests {
     /// The most rows any record key has in the state.
@@ -110,6 +111,40 @@ struct StateLayoutTests {
         try Self.expectEveryRowUnderItsKeyDigest(state)
     }
 
+    /// `Tests/Fixtures/state-v4`: the first two days of `state-v1` ingested by the release that
+    /// wrote schema version 4 (a B-tree index of record digests, links in a B-tree, one Bloom
+    /// filter of both). Migrated, its rows stay as they were and each index becomes one run with
+    /// every entry of the old trees; nights go on adding up.
+    @Test func aVersion4StateIsMigratedWithItsIndexesAsRuns() throws {
+        let fixtures = packageRoot + "/Tests/Fixtures"
+        let directory = try temporaryDirectory()
+        let state = directory + "/state.sqlite"
+        try writeFile(state, try readFile(fixtures + "/state-v4/state.sqlite"))
+        let rowsBefore = try Self.scalar(state, "SELECT count(*) || ' ' || sum(length(key) + length(value)) FROM records")
+        let linksBefore = try Self.scalar(state, "SELECT count(*) FROM links")
+        let days = ["2026-03-02", "2026-03-03", "2026-03-04"].map { fixtures + "/state-v1/events-\($0).ndjson.gz" }
+        let twoDays = try execute(["run", "--out", directory + "/two", "--max-reject-rate", "1"] + days.prefix(2))
+        #expect(twoDays.status == 0, "\(twoDays.stderr)")
+        let migrated = try execute(["run", "--state", state, "--out", directory + "/migrated", "--max-reject-rate", "1"])
+        #expect(migrated.status == 0, "\(migrated.stderr)")
+        #expect(try StateTests.comparable(directory + "/migrated") == StateTests.comparable(directory + "/two"))
+        #expect(try Self.scalar(state, "PRAGMA user_version") == "\(StateSchema.version)")
+        #expect(try Self.scalar(state, "SELECT count(*) || ' ' || sum(length(key) + length(value)) FROM records") == rowsBefore)
+        let tables = try Self.scalar(state, "SELECT group_concat(name, ' ') FROM (SELECT name FROM sqlite_master ORDER BY name)")
+        for gone in ["records_by_hash", "links", "key_filter", "key_filter_blocks"] {
+            #expect(!tables.split(separator: " ").contains(Substring(gone)), "\(tables)")
+        }
+        // One run each: every record row under its digest, every link of the old tree.
+        #expect(try Self.scalar(state, "SELECT group_concat(kind || ':' || entries, ' ') FROM index_runs")
+            == "0:\(rowsBefore.split(separator: " ")[0]) 1:\(linksBefore)")
+        let single = try execute(["run", "--out", directory + "/single", "--max-reject-rate", "1"] + days)
+        #expect(single.status == 0, "\(single.stderr)")
+        let night = try execute(["run", "--state", state, "--out", directory + "/night", "--max-reject-rate", "1"] + days)
+        #expect(night.status == 0, "\(night.stderr)")
+        #expect(try StateTests.comparable(directory + "/night") == StateTests.comparable(directory + "/single"))
+        try Self.expectEveryRowUnderItsKeyDigest(state)
+    }
+
     /// `Tests/Fixtures/state-v2`: a state of schema version 2 (CRC-32 digests, stage record text)
     /// written by the release before stage format 4, its records of format 3 (no
     /// `previewUnidentifiedCustomer`): the first two days of `state-v1` and
@@ -151,7 +186,7 @@ struct StateLayoutTests {
         // and the links (which kept only digests) are made anew, as many as before.
         #expect(try commandOutput(["sqlite3", state, #"SELECT count(*) FROM (SELECT value FROM totals UNION ALL SELECT value FROM aggregates) WHERE value NOT LIKE '{"v":5,%'"#]) == Array("0\n".utf8))
         #expect(try Self.scalar(state, "PRAGMA user_version") == "\(StateSchema.version)")
-        #expect(Int(try Self.scalar(state, "SELECT count(*) FROM links")) ?? 0 >= Int(linksBefore) ?? .max)
+        #expect(Int(try Self.scalar(state, "SELECT sum(entries) FROM index_runs WHERE kind = 1")) ?? 0 >= Int(linksBefore) ?? .max)
         try Self.expectEveryRowUnderItsKeyDigest(state)
         let again = try execute(["run", "--state", state, "--out", directory + "/again", "--max-reject-rate", "1"])
         #expect(again.status == 0, "\(again.stderr)")

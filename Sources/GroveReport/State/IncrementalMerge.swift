@@ -29,6 +29,8 @@ struct IncrementalMerge {
     private var loaded = Set<Int64>()
     /// Stored rows read so far: what the night cost in the state, recorded with the run.
     private(set) var rowsRead = 0
+    /// Records read in many rows, rewritten as one: appended with the run's own rows.
+    private var compacted = StateRowBatch()
 
     init(into store: StateStore, windows: AnalysisWindows = .init(), scope: PreviewScope) throws(StateError) {
         self.store = store
@@ -58,6 +60,7 @@ struct IncrementalMerge {
         try loadUnitComponents(also: sealed)
         timer.lap("load unit components")
         // Handed over, not kept: the rows are written and released before the joins.
+        rows.append(contentsOf: take(&compacted, StateRowBatch()))
         try store.appendRecordRows(take(&rows, StateRowBatch()))
         timer.lap("append rows")
         try store.addLinks(Self.links(of: sealed, digest: digest, names: names))
@@ -110,7 +113,7 @@ struct IncrementalMerge {
         let rows = try store.recordRows(hashes: digests.filter { loaded.insert($0).inserted }, through: lastStoredRow)
         rowsRead += rows.count
         try StateRows.read(rows.lazy.map { StateRows.Row(key: $0.key, value: $0.value) }, into: &before, names: names)
-        try StateCompaction.rewrite(rows, minimumRows: Self.compactionRows, store: store, names: names)
+        try StateCompaction.rewrite(rows, minimumRows: Self.compactionRows, into: &compacted, store: store, names: names)
     }
 
     /// This run's opens linked to the clicks their originals name, and its install records and

@@ -129,6 +129,9 @@ final class SQLiteConnection {
         return try statement.step() ? statement.integer(0) : 0
     }
 
+    /// The rowid of the last row inserted on this connection.
+    var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
     func error(_ status: Int32) -> SQLiteError {
         SQLiteError(code: status, message: String(cString: sqlite3_errmsg(handle)))
     }

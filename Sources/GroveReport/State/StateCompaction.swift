@@ -1,11 +1,15 @@
 /// Rewrites the rows of a record as one: what a night does to a key it reads in many rows, and
-/// what `grove-report state FILE --compact` does to every key, before giving the freed pages
-/// back to the file system (`VACUUM`), for a cron job between nights.
+/// what `grove-report state FILE --compact` does to every key, before rewriting each index as
+/// one run and giving the freed pages back to the file system (`VACUUM`), for a cron job
+/// between nights.
 public enum StateCompaction {
-    /// Rewrites each key of `rows` that has `minimumRows` rows or more as one row (the merged
-    /// record); returns how many keys were rewritten.
+    /// Deletes the rows of each key of `rows` that has `minimumRows` rows or more and adds its
+    /// merged record, one row, to `merged` (appended by the caller with its other rows, as one
+    /// index run); returns how many keys were rewritten.
     @discardableResult
-    static func rewrite(_ rows: [StateStore.RecordRow], minimumRows: Int, store: StateStore, names: StateNames) throws(StateError) -> Int {
+    static func rewrite(
+        _ rows: [StateStore.RecordRow], minimumRows: Int, into merged: inout StateRowBatch, store: StateStore, names: StateNames
+    ) throws(StateError) -> Int {
         var rewritten = 0
         // Rows are grouped by key only under digests with enough rows: most keys have one.
         var rowsByDigest: [Int64: Int] = [:]
@@ -14,10 +18,10 @@ public enum StateCompaction {
         for keyRows in Dictionary(grouping: candidates, by: \.key).values where keyRows.count >= minimumRows {
             var record = PartialState()
             try StateRows.read(keyRows.map { StateRows.Row(key: $0.key, value: $0.value) }, into: &record, names: names)
-            let merged = try StateRows.rows(of: record, names: names, digest: store.digest)
-            guard merged.count == 1 else { continue }
+            let one = try StateRows.rows(of: record, names: names, digest: store.digest)
+            guard one.count == 1 else { continue }
             for row in keyRows { try store.deleteRecordRow(id: row.id) }
-            try store.appendRecordRows(merged)
+            merged.append(contentsOf: one)
             rewritten += 1
         }
         return rewritten
@@ -36,11 +40,15 @@ public enum StateCompaction {
         let names = StateNames(store: store)
         let digests = try store.digestsOfKeysInSeveralRows()
         var rewritten = 0
-        // A few thousand keys at a time, so memory stays that of a batch.
+        var merged = StateRowBatch()
+        // A few thousand keys at a time, so memory stays that of a batch and of the merged rows.
         for start in stride(from: 0, to: digests.count, by: 4096) {
             let batch = Array(digests[start..<min(start + 4096, digests.count)])
-            rewritten += try rewrite(store.recordRows(hashes: batch, through: .max), minimumRows: 2, store: store, names: names)
+            rewritten += try rewrite(store.recordRows(hashes: batch, through: .max), minimumRows: 2, into: &merged, store: store, names: names)
         }
+        try store.appendRecordRows(merged)
+        // Each index as one run, without the entries of the rows just deleted.
+        try store.rebuildIndexes()
         try store.commit()
         try store.vacuum()
         let bytesAfter = try store.fileBytes()

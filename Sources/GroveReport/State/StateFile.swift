@@ -112,6 +112,10 @@ enum StateFile {
         "records", "links", "totals", "aggregates", "attribution_history", "exposure_history",
     ])
 
+    /// The tables of versions 3 and 4 (binary rows under a B-tree index of digests, links in a
+    /// B-tree, one Bloom filter of both), which their migrations read.
+    static let version4Tables: Set<String> = version2Tables.union(["names", "key_filter", "key_filter_blocks"])
+
     /// The tables of the current version: those `StateSchema.creation` makes.
     static let currentTables: Set<String> = {
         guard let memory = try? SQLiteConnection(path: ":memory:"), (try? memory.execute(StateSchema.creation)) != nil,
@@ -123,8 +127,9 @@ enum StateFile {
     /// The tables a state of `version` must have.
     static func tables(ofVersion version: Int) -> Set<String> {
         switch version {
+        case StateSchema.version: currentTables
         // Version 3 has the tables of version 4; only its rows keep ids whole.
-        case StateSchema.version, 3: currentTables
+        case 3, 4: version4Tables
         case 1: version1Tables
         case 2: version2Tables
         default: coreTables

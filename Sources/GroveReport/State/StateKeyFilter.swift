@@ -1,54 +1,36 @@
-/// A Bloom filter of every digest the state has stored (record keys and link names): a night's
-/// new keys, most of its keys, are then answered from memory instead of by a B-tree probe each,
-/// and only the keys it may hold are looked up. It never misses a stored digest; about one
-/// absent digest in a hundred passes it and costs the probe it would have cost anyway.
+/// A Bloom filter of the digests of one index run (`StateIndex`): a night's new keys, most of
+/// its keys, are then answered from memory instead of by a chunk read each, and only the runs
+/// that may hold a key are read. It never misses a digest it holds; about one absent digest in a
+/// hundred passes it and costs a chunk read.
 ///
-/// Blocked: a digest picks one block of 4 KiB and sets seven bits in it, so a night writes back
-/// only the blocks its digests fell in (a one-line night, one block), not the whole filter. Ten
-/// bits a digest; the positions come from the digest itself, already a keyed pseudo-random value
-/// (`StateKeyDigest`), mixed once more. When it holds more digests than it was sized for, it is
-/// rebuilt twice as large from the tables.
+/// Blocked: a digest picks one block of 4 KiB and sets seven bits in it, so a probe touches one
+/// block. Ten bits a digest; the positions come from the digest itself, already a keyed
+/// pseudo-random value (`StateKeyDigest`), mixed once more. Written once, with its run.
 struct StateKeyFilter {
     /// The digests it was sized for; it holds up to that many at its nominal error rate.
-    private(set) var capacity: Int
-    /// Digests added (with repeats), which decides when it is rebuilt.
-    private(set) var count: Int
+    let capacity: Int
     /// The blocks' words, block after block: one flat array, so adding a digest allocates nothing.
     private var words: [UInt64]
-    /// Whether each block changed since it was read.
-    private var changedBlocks: [Bool]
 
     static let bitsPerDigest = 10
     static let probes = 7
     static let wordsPerBlock = 512
-    static let smallestCapacity = 1 << 14
+    static let smallestCapacity = 1 << 10
 
     init(capacity: Int) {
         self.capacity = max(capacity, Self.smallestCapacity)
-        count = 0
-        let blockCount = Self.blockCount(capacity: self.capacity)
-        words = [UInt64](repeating: 0, count: blockCount * Self.wordsPerBlock)
-        changedBlocks = [Bool](repeating: true, count: blockCount)
+        words = [UInt64](repeating: 0, count: Self.blockCount(capacity: self.capacity) * Self.wordsPerBlock)
     }
 
-    /// A filter as stored; nil when its blocks do not fit its capacity (a damaged state).
-    init?(capacity: Int, count: Int, blocks stored: [[UInt8]]) {
-        guard capacity >= Self.smallestCapacity, count >= 0, stored.count == Self.blockCount(capacity: capacity),
-              stored.allSatisfy({ $0.count == Self.wordsPerBlock * 8 })
-        else { return nil }
-        self.capacity = capacity
-        self.count = count
-        var words: [UInt64] = []
-        words.reserveCapacity(stored.count * Self.wordsPerBlock)
-        for bytes in stored {
-            bytes.withUnsafeBytes { raw in
-                for index in 0..<Self.wordsPerBlock {
-                    words.append(UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self)))
-                }
-            }
+    /// A filter as stored (`bytes`); nil when they do not fit its capacity (a damaged state).
+    init?(capacity: Int, bytes: [UInt8]) {
+        guard capacity >= Self.smallestCapacity, bytes.count == Self.blockCount(capacity: capacity) * Self.wordsPerBlock * 8 else {
+            return nil
         }
-        self.words = words
-        changedBlocks = [Bool](repeating: false, count: stored.count)
+        self.capacity = capacity
+        words = bytes.withUnsafeBytes { raw in
+            (0..<raw.count / 8).map { UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: $0 * 8, as: UInt64.self)) }
+        }
     }
 
     private static func blockCount(capacity: Int) -> Int {
@@ -56,23 +38,17 @@ struct StateKeyFilter {
         return (capacity * bitsPerDigest + blockBits - 1) / blockBits
     }
 
-    var blockCount: Int { changedBlocks.count }
+    private var blockCount: Int { words.count / Self.wordsPerBlock }
 
-    /// The blocks changed since it was read, in order.
-    var changed: [Int] { changedBlocks.indices.filter { changedBlocks[$0] } }
-
-    /// A block's bits as stored, little-endian words.
-    func bytes(ofBlock block: Int) -> [UInt8] {
+    /// Its bits as stored: little-endian words.
+    var bytes: [UInt8] {
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(Self.wordsPerBlock * 8)
-        for word in words[block * Self.wordsPerBlock..<(block + 1) * Self.wordsPerBlock] {
+        bytes.reserveCapacity(words.count * 8)
+        for word in words {
             withUnsafeBytes(of: word.littleEndian) { bytes.append(contentsOf: $0) }
         }
         return bytes
     }
-
-    /// Whether adding `more` digests would take it past its capacity.
-    func isFull(adding more: Int) -> Bool { count + more > capacity }
 
     mutating func add(_ digest: Int64) {
         let place = place(digest)
@@ -82,8 +58,6 @@ struct StateKeyFilter {
                 words[place.firstWord + Int(bit >> 6)] |= 1 << (bit & 63)
             }
         }
-        changedBlocks[place.block] = true
-        count += 1
     }
 
     func mightContain(_ digest: Int64) -> Bool {

@@ -1,6 +1,6 @@
 import CSQLite
 
-/// Brings a state written by an older schema to the current one (version 4), inside the run's
+/// Brings a state written by an older schema to the current one (version 5), inside the run's
 /// transaction (a run that fails afterwards leaves the file as it was, old schema included).
 enum StateMigration {
     /// Version 1 kept each record in one row under its KEY, the totals among them, and three
@@ -57,6 +57,21 @@ enum StateMigration {
         }
     }
 
+    /// Version 4 found records and links through B-trees keyed by digest, which every night
+    /// wrote at random places. Its rows stay; the key index and the links become one run each
+    /// (`StateIndex`), read in the order of the old trees.
+    static func fromVersion4(_ connection: SQLiteConnection, store: StateStore) throws(StateError) {
+        try store.mapping { () throws(SQLiteError) in try connection.execute(StateIndex.tables) }
+        try store.replaceIndex(.recordKeys, from: "SELECT hash, id FROM records ORDER BY hash, id")
+        try store.replaceIndex(.links, from: "SELECT hash, record_hash FROM links ORDER BY hash, record_hash")
+        try store.mapping { () throws(SQLiteError) in
+            try connection.execute("""
+                DROP INDEX records_by_hash; DROP TABLE links; DROP TABLE key_filter; DROP TABLE key_filter_blocks;
+                PRAGMA user_version = \(StateSchema.version);
+                """)
+        }
+    }
+
     /// Moves the records to `oldTable`, makes `newTables`, writes every one of its rows anew (`read` merges a row into
     /// a chunk), links them, and drops it. A chunk of rows at a time: a record is the merge of its
     /// rows, so the rows of one key need not be read together, and memory stays that of a chunk.
@@ -68,7 +83,7 @@ enum StateMigration {
         let select = try store.mapping { () throws(SQLiteError) in
             try connection.execute("""
                 DROP INDEX records_by_hash; ALTER TABLE records RENAME TO \(oldTable);
-                DELETE FROM links; DROP TABLE IF EXISTS key_filter; DROP TABLE IF EXISTS key_filter_blocks;
+                DROP TABLE links; DROP TABLE IF EXISTS key_filter; DROP TABLE IF EXISTS key_filter_blocks;
                 """)
             try connection.execute(newTables)
             return try connection.prepare("SELECT key, value FROM \(oldTable) ORDER BY id")

@@ -1,8 +1,9 @@
-/// The tables of a state file (schema version 4: per-key records as binary rows, totals and
+/// The tables of a state file (schema version 5: per-key records as binary rows found through
+/// log-structured indexes (`StateIndex`), totals and
 /// results as stage records of format 4), documented in docs/STATE.md. The version is SQLite's
 /// `user_version`; a file of a newer version is refused, an older one migrated (`StateMigration`).
 enum StateSchema {
-    static let version = 4
+    static let version = 5
 
     /// Record kinds that are totals over the whole input rather than per key: the state keeps
     /// one merged row of each in `totals`, outside the records a night loads.
@@ -45,13 +46,13 @@ enum StateSchema {
             + "PRIMARY KEY (run_id, \(key.joined(separator: ", "))));"
     }
 
-    /// The per-key records (binary rows, `StateRows`, with the names they number), their links
-    /// and the totals, as version 4 has them.
+    /// The per-key records (binary rows, `StateRows`, with the names they number), their indexes
+    /// and the totals, as version 5 has them.
     ///
     /// Records are appended (a night's rows land together at the end of the table) and merged on
-    /// reading, so a night writes new pages, not the old ones of every key it touches; only the
-    /// small `records_by_hash` and `links` trees take writes at random places.
-    static let recordTables = rowTables + linkTables
+    /// reading; the key index and the links are runs written once (`StateIndex`). A night thus
+    /// writes new pages, not the old ones of every key it touches.
+    static let recordTables = rowTables + totalsTable
 
     /// The rows and the names they number.
     static let rowTables = """
@@ -59,18 +60,14 @@ enum StateSchema {
         \(recordTable)
         """
 
-    /// The rows, and the filter of their digests (what the migration from version 3 writes anew).
+    /// The rows and their indexes (what the migrations from versions 2 and 3 write anew).
     static let recordTable = """
         CREATE TABLE records (id INTEGER PRIMARY KEY, hash INTEGER NOT NULL, key BLOB NOT NULL, value BLOB NOT NULL);
-        CREATE INDEX records_by_hash ON records(hash);
-        CREATE TABLE key_filter (id INTEGER PRIMARY KEY CHECK (id = 1), capacity INTEGER NOT NULL, count INTEGER NOT NULL);
-        CREATE TABLE key_filter_blocks (block INTEGER PRIMARY KEY, bits BLOB NOT NULL);
-
+        \(StateIndex.tables)
         """
 
-    /// The links and the totals: the same since version 2.
-    static let linkTables = """
-        CREATE TABLE links (hash INTEGER NOT NULL, record_hash INTEGER NOT NULL, PRIMARY KEY (hash, record_hash)) WITHOUT ROWID;
+    /// The totals: the same since version 2.
+    static let totalsTable = """
         CREATE TABLE totals (kind TEXT NOT NULL, key TEXT NOT NULL PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
         """
 
@@ -79,7 +76,8 @@ enum StateSchema {
     static let version2RecordTables = """
         CREATE TABLE records (id INTEGER PRIMARY KEY, hash INTEGER NOT NULL, kind TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL);
         CREATE INDEX records_by_hash ON records(hash);
-        \(linkTables)
+        CREATE TABLE links (hash INTEGER NOT NULL, record_hash INTEGER NOT NULL, PRIMARY KEY (hash, record_hash)) WITHOUT ROWID;
+        \(totalsTable)
         """
 
     /// The current version, created in one transaction.

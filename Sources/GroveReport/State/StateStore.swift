@@ -120,18 +120,11 @@ final class StateStore {
         }
         if version == 1 || version == 2 { try StateMigration.fromVersion2(connection, store: self) }
         if version == 3 { try StateMigration.fromVersion3(connection, store: self) }
+        if version == 4 { try StateMigration.fromVersion4(connection, store: self) }
     }
 
     /// Makes every change of this run durable at once.
     func commit() throws(StateError) {
-        if let keyFilter {
-            try run("INSERT OR REPLACE INTO key_filter (id, capacity, count) VALUES (1, ?, ?)",
-                    [.integer(Int64(keyFilter.capacity)), .integer(Int64(keyFilter.count))])
-            for block in keyFilter.changed.sorted() {
-                try run("INSERT OR REPLACE INTO key_filter_blocks (block, bits) VALUES (?, ?)",
-                        [.integer(Int64(block)), .blob(keyFilter.bytes(ofBlock: block))])
-            }
-        }
         for statement in statements.values { statement.reset() }
         try mapping { () throws(SQLiteError) in try connection.execute("COMMIT") }
         open = false
@@ -238,13 +231,16 @@ final class StateStore {
         var value: [UInt8]
     }
 
-    /// The rows of every record whose key has one of `hashes`, up to row `last`, in hash order.
-    /// The hashes go through a temporary table, so the index is read in order, page by page.
+    /// The rows of every record whose key has one of `hashes`, up to row `last`, in digest order
+    /// (a key's rows in the order they were stored). The key index gives their ids, which are
+    /// read in order, page by page.
     func recordRows(hashes: [Int64], through last: Int64) throws(StateError) -> [RecordRow] {
-        try rows(
-            "SELECT r.id, r.hash, r.key, r.value FROM json_each(?) w CROSS JOIN records r ON r.hash = w.value WHERE r.id <= ?",
-            [.text(try wanted(hashes)), .integer(last)]
+        let ids = try mapping { () throws(SQLiteError) in try recordIndex.entries(of: hashes) }.map(\.target).filter { $0 <= last }
+        return try rows(
+            "SELECT r.id, r.hash, r.key, r.value FROM json_each(?) w CROSS JOIN records r ON r.id = w.value",
+            [.text(Self.jsonArray(ids))]
         ) { RecordRow(id: $0.integer(0), digest: $0.integer(1), key: $0.blob(2), value: $0.blob(3)) }
+        .sorted { ($0.digest, $0.id) < ($1.digest, $1.id) }
     }
 
     /// Every stored row of every record, in row order: for recomputing the per-scope results
@@ -255,17 +251,19 @@ final class StateStore {
         }
     }
 
-    /// Adds rows to records (a key's first row creates it) under their key digests, in digest
-    /// order so that the index takes them page by page.
+    /// Adds rows to records (a key's first row creates it) and their digests to the key index,
+    /// as one run.
     func appendRecordRows(_ batch: consuming StateRowBatch) throws(StateError) {
-        try growKeyFilter(adding: batch.count)
         batch.sortByDigest()
+        var entries: [StateIndexEntry] = []
+        entries.reserveCapacity(batch.count)
         try mapping { () throws(SQLiteError) in
             let insert = try statement("INSERT INTO records (hash, key, value) VALUES (?, ?, ?)")
             try batch.forEach { (digest, key, value) throws(SQLiteError) in
                 try insert.run(digest, key, value)
-                keyFilter?.add(digest)
+                entries.append(StateIndexEntry(hash: digest, target: connection.lastInsertRowID))
             }
+            try recordIndex.add(entries)
         }
     }
 
@@ -312,63 +310,47 @@ final class StateStore {
     /// Records that records belong to what links name (a click, a unit): (link, record hash)
     /// pairs. Links only grow: a stale one makes a night read one more unchanged record.
     func addLinks(_ links: consuming [StateKeyDigest.Link]) throws(StateError) {
-        links.sort()
-        try growKeyFilter(adding: links.count)
-        for (index, link) in links.enumerated() where index == 0 || links[index - 1] != link {
-            try run("INSERT OR IGNORE INTO links (hash, record_hash) VALUES (?, ?)", [.integer(link.name), .integer(link.record)])
-            keyFilter?.add(link.name)
-        }
+        let entries = links.map { StateIndexEntry(hash: $0.name, target: $0.record) }
+        try mapping { () throws(SQLiteError) in try linkIndex.add(entries) }
     }
 
     /// The key hashes of the records linked to any of `links`.
     func linkedRecords(_ links: [Int64]) throws(StateError) -> [Int64] {
-        try rows("SELECT l.record_hash FROM json_each(?) w CROSS JOIN links l ON l.hash = w.value", [.text(try wanted(links))]) {
-            $0.integer(0)
+        try mapping { () throws(SQLiteError) in try linkIndex.entries(of: links) }.map(\.target)
+    }
+
+    /// Each index rewritten as one run: the key index from the records as they are now (without
+    /// the rows compaction deleted), the links merged (`state --compact`).
+    func rebuildIndexes() throws(StateError) {
+        try replaceIndex(.recordKeys, from: "SELECT hash, id FROM records ORDER BY hash, id")
+        try mapping { () throws(SQLiteError) in try linkIndex.mergeAll() }
+    }
+
+    /// Replaces an index by one run of the (digest, target) rows of `query`, in that order.
+    func replaceIndex(_ kind: StateIndex.Kind, from query: String) throws(StateError) {
+        try mapping { () throws(SQLiteError) in
+            let count = Int(try connection.integer("SELECT count(*) FROM (\(query))"))
+            let select = try connection.prepare(query)
+            try (kind == .recordKeys ? recordIndex : linkIndex).replaceAll(count: count) { () throws(SQLiteError) in
+                try select.step() ? StateIndexEntry(hash: select.integer(0), target: select.integer(1)) : nil
+            }
         }
     }
 
-    /// Digests to look up as one JSON array, distinct and sorted, which `json_each` walks: the
-    /// index is then read in order, page by page, and no table of them is written. Digests the
-    /// key filter knows the state never stored are left out.
-    private func wanted(_ hashes: [Int64]) throws(StateError) -> String {
-        let filter = try loadedKeyFilter()
-        return "[" + Set(hashes).filter(filter.mightContain).sorted().map(String.init).joined(separator: ",") + "]"
+    /// Integers as one JSON array, distinct and sorted, which `json_each` walks: the table is then
+    /// read in order, page by page, and no table of them is written.
+    private static func jsonArray(_ integers: [Int64]) -> String {
+        var sorted = integers.sorted()
+        sorted.removeDuplicates()
+        return "[" + sorted.map(String.init).joined(separator: ",") + "]"
     }
 
-    // MARK: The key filter
+    // MARK: The indexes
 
-    /// The filter of stored digests, read at first use and written back by `commit()`.
-    private var keyFilter: StateKeyFilter?
-
-    private func loadedKeyFilter() throws(StateError) -> StateKeyFilter {
-        if let keyFilter { return keyFilter }
-        let header = try rows("SELECT capacity, count FROM key_filter WHERE id = 1", []) { (Int($0.integer(0)), Int($0.integer(1))) }
-        guard let (capacity, count) = header.first else { return try rebuiltKeyFilter(capacity: StateKeyFilter.smallestCapacity) }
-        let blocks = try rows("SELECT bits FROM key_filter_blocks ORDER BY block", []) { $0.blob(0) }
-        guard let filter = StateKeyFilter(capacity: capacity, count: count, blocks: blocks) else {
-            throw .damaged(path: path, reason: "the key filter does not fit its capacity")
-        }
-        keyFilter = filter
-        return filter
-    }
-
-    /// Makes room before `count` more digests are added: a filter past its capacity is rebuilt
-    /// twice as large from every stored digest (so its cost, once per doubling, stays a small
-    /// share of the nights that filled it).
-    private func growKeyFilter(adding count: Int) throws(StateError) {
-        let filter = try loadedKeyFilter()
-        if filter.isFull(adding: count) { _ = try rebuiltKeyFilter(capacity: 2 * (filter.count + count)) }
-    }
-
-    private func rebuiltKeyFilter(capacity: Int) throws(StateError) -> StateKeyFilter {
-        try run("DELETE FROM key_filter_blocks", [])
-        var filter = StateKeyFilter(capacity: capacity)
-        for digest in try rows("SELECT hash FROM records UNION ALL SELECT hash FROM links", [], { $0.integer(0) }) {
-            filter.add(digest)
-        }
-        keyFilter = filter
-        return filter
-    }
+    /// Record key digests to their rows' ids.
+    private lazy var recordIndex = StateIndex(kind: .recordKeys, connection: connection)
+    /// Link digests to the digests of the records they name.
+    private lazy var linkIndex = StateIndex(kind: .links, connection: connection)
 
     /// The merged records of the totals kinds (`StateSchema.totalKinds`), as (KEY, VALUE) texts.
     func totals() throws(StateError) -> [([UInt8], [UInt8])] {

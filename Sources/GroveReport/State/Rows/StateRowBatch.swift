@@ -22,7 +22,18 @@ struct StateRowBatch {
         bytes.append(contentsOf: row)
     }
 
-    /// Orders the rows by digest: SQLite's index then takes them page by page.
+    /// Adds the rows of `other`.
+    mutating func append(contentsOf other: StateRowBatch) {
+        let offset = bytes.count
+        bytes.append(contentsOf: other.bytes)
+        entries.append(contentsOf: other.entries.lazy.map { entry in
+            var moved = entry
+            moved.start += offset
+            return moved
+        })
+    }
+
+    /// Orders the rows by digest, the order of the key index's run they make.
     mutating func sortByDigest() {
         entries.sort { $0.digest < $1.digest }
     }

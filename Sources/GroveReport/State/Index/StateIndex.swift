@@ -1,0 +1,288 @@
+import CSQLite
+
+/// An index of the state from key digests to targets (`StateIndexEntry`), kept as sorted runs
+/// that are written once and merged a few at a time, as a log-structured merge tree does.
+///
+/// A B-tree keyed by digest (schema 4's `records_by_hash` and `links`) takes each night's new
+/// digests at random places, so a night dirtied, wrote and logged most of its pages: a night's
+/// cost grew with the state. Here a night writes one new run (its own entries, sorted, in chunks
+/// of `entriesPerChunk`) and, when `fanIn` runs of one size class are the newest, merges them
+/// into one; an entry is rewritten about log₄ of (all entries / a night's) times over the
+/// state's life, each time in sequence. A lookup asks each run's Bloom filter and reads only the
+/// chunk where a passing digest would lie (the run's fences, the first digest of every chunk,
+/// say which).
+final class StateIndex {
+    /// What an index leads to, stored as `index_runs.kind`.
+    enum Kind: Int64 {
+        /// Record key digests to the ids of their rows.
+        case recordKeys = 0
+        /// Link digests (a click, a unit) to the digests of the records that name them.
+        case links = 1
+    }
+
+    /// One sorted run: its chunks are `index_chunks` rows `firstChunk ..< firstChunk + fences.count`.
+    private struct Run {
+        var id: Int64
+        var entries: Int
+        var firstChunk: Int64
+        /// The first digest of every chunk.
+        var fences: [Int64]
+        var filter: StateKeyFilter
+
+        /// The chunks that may hold entries of `hash`: from the last one starting below it (its
+        /// entries may run on) through the last one starting at or below it.
+        func chunks(of hash: Int64) -> ClosedRange<Int> {
+            let below = fences.firstIndex(past: { $0 < hash })
+            let through = fences.firstIndex(past: { $0 <= hash })
+            return max(below - 1, 0)...max(through - 1, 0)
+        }
+
+        /// Runs of about the same size share a class (powers of `fanIn`), and merge when `fanIn` of
+        /// one class are the newest.
+        var sizeClass: Int {
+            var size = max(entries, 1)
+            var sizeClass = 0
+            while size >= StateIndex.fanIn {
+                size /= StateIndex.fanIn
+                sizeClass += 1
+            }
+            return sizeClass
+        }
+    }
+
+    /// 160 entries of 12 bytes: two chunks fill a 4 KiB page.
+    static let entriesPerChunk = 160
+    static let fanIn = 4
+
+    let kind: Kind
+    private let connection: SQLiteConnection
+    /// The runs, oldest first; read at first use.
+    private var loadedRuns: [Run]?
+
+    init(kind: Kind, connection: SQLiteConnection) {
+        self.kind = kind
+        self.connection = connection
+    }
+
+    /// The tables of every index, as schema 5 has them.
+    static let tables = """
+        CREATE TABLE index_runs (
+            id INTEGER PRIMARY KEY, kind INTEGER NOT NULL, entries INTEGER NOT NULL, capacity INTEGER NOT NULL,
+            first_chunk INTEGER NOT NULL, fences BLOB NOT NULL, filter BLOB NOT NULL);
+        CREATE TABLE index_chunks (id INTEGER PRIMARY KEY, entries BLOB NOT NULL);
+        """
+
+    // MARK: Reading
+
+    /// Every entry under one of `hashes` (each run's in its order), once per run that holds it.
+    func entries(of hashes: [Int64]) throws(SQLiteError) -> [StateIndexEntry] {
+        var wanted = hashes.sorted()
+        wanted.removeDuplicates()
+        var found: [StateIndexEntry] = []
+        for run in try runs() {
+            // Digests in order: the chunks a run is asked for are read in order, each once.
+            var chunk: (index: Int, entries: StateIndexEntry.Chunk)?
+            for hash in wanted where run.filter.mightContain(hash) {
+                for index in run.chunks(of: hash) {
+                    if chunk?.index != index { chunk = (index, try read(chunk: run.firstChunk + Int64(index))) }
+                    found += chunk?.entries.entries(of: hash) ?? []
+                }
+            }
+        }
+        return found
+    }
+
+    private func runs() throws(SQLiteError) -> [Run] {
+        if let loadedRuns { return loadedRuns }
+        let select = try connection.prepare(
+            "SELECT id, entries, capacity, first_chunk, fences, filter FROM index_runs WHERE kind = ? ORDER BY id"
+        ).bind([.integer(kind.rawValue)])
+        var runs: [Run] = []
+        while try select.step() {
+            let entries = Int(select.integer(1))
+            let fenceBytes = select.blob(4)
+            guard entries >= 0, fenceBytes.count == 8 * Self.chunkCount(entries: entries),
+                  let filter = StateKeyFilter(capacity: Int(select.integer(2)), bytes: select.blob(5))
+            else {
+                throw Self.damage("an index run does not fit its entries")
+            }
+            let fences = stride(from: 0, to: fenceBytes.count, by: 8).map { offset in
+                fenceBytes[offset..<offset + 8].reversed().reduce(Int64(0)) { $0 << 8 | Int64($1) }
+            }
+            runs.append(Run(id: select.integer(0), entries: entries, firstChunk: select.integer(3), fences: fences, filter: filter))
+        }
+        loadedRuns = runs
+        return runs
+    }
+
+    /// The chunk reader, prepared at first use.
+    private var chunkSelect: SQLiteStatement?
+
+    private func read(chunk id: Int64) throws(SQLiteError) -> StateIndexEntry.Chunk {
+        let select: SQLiteStatement
+        if let chunkSelect {
+            select = chunkSelect
+        } else {
+            select = try connection.prepare("SELECT entries FROM index_chunks WHERE id = ?")
+            chunkSelect = select
+        }
+        try select.bind([.integer(id)])
+        guard try select.step(), let entries = StateIndexEntry.Chunk(select.blob(0)) else {
+            throw Self.damage("an index chunk is missing or cut")
+        }
+        select.reset()
+        return entries
+    }
+
+    // MARK: Writing
+
+    /// Adds `entries` as a new run (sorted, repeats dropped), then merges the newest runs while
+    /// `fanIn` of them share a size class.
+    func add(_ entries: [StateIndexEntry]) throws(SQLiteError) {
+        guard !entries.isEmpty else { return }
+        var runs = try runs()
+        runs.append(try write(entries.sorted(), capacity: entries.count))
+        while runs.count >= Self.fanIn, Set(runs.suffix(Self.fanIn).map(\.sizeClass)).count == 1 {
+            let merged = try merge(Array(runs.suffix(Self.fanIn)))
+            runs.removeLast(Self.fanIn)
+            runs.append(merged)
+        }
+        loadedRuns = runs
+    }
+
+    /// Replaces every run by one of the entries `next` gives in order (repeats dropped), `count`
+    /// of them at most: what a migration and `state --compact` write.
+    func replaceAll(count: Int, _ next: () throws(SQLiteError) -> StateIndexEntry?) throws(SQLiteError) {
+        for run in try runs() { try delete(run) }
+        loadedRuns = count == 0 ? [] : [try write(capacity: count, next)]
+    }
+
+    /// Every run merged into one (repeated links dropped).
+    func mergeAll() throws(SQLiteError) {
+        let runs = try runs()
+        guard runs.count > 1 else { return }
+        loadedRuns = [try merge(runs)]
+    }
+
+    /// Merges `runs` (chunk by chunk, so memory stays that of a chunk a run) into a new run, and
+    /// deletes them.
+    private func merge(_ runs: [Run]) throws(SQLiteError) -> Run {
+        struct Cursor {
+            var run: Run
+            var chunk = 0
+            var entries: StateIndexEntry.Chunk
+            var position = 0
+            var current: StateIndexEntry? { position < entries.count ? entries[position] : nil }
+        }
+        var cursors: [Cursor] = []
+        for run in runs where !run.fences.isEmpty {
+            cursors.append(Cursor(run: run, entries: try read(chunk: run.firstChunk)))
+        }
+        let run = try write(capacity: runs.reduce(0) { $0 + $1.entries }) { () throws(SQLiteError) -> StateIndexEntry? in
+            var next: Int?
+            for index in cursors.indices {
+                guard let entry = cursors[index].current else { continue }
+                if let best = next, let least = cursors[best].current, least <= entry { continue }
+                next = index
+            }
+            guard let next, let entry = cursors[next].current else { return nil }
+            cursors[next].position += 1
+            if cursors[next].position == cursors[next].entries.count, cursors[next].chunk + 1 < cursors[next].run.fences.count {
+                cursors[next].chunk += 1
+                cursors[next].position = 0
+                cursors[next].entries = try read(chunk: cursors[next].run.firstChunk + Int64(cursors[next].chunk))
+            }
+            return entry
+        }
+        for old in runs { try delete(old) }
+        return run
+    }
+
+    /// Writes a run of sorted `entries`, repeats dropped, in chunks after the last stored one.
+    private func write(_ entries: some Sequence<StateIndexEntry>, capacity: Int) throws(SQLiteError) -> Run {
+        var iterator = entries.makeIterator()
+        return try write(capacity: capacity) { () throws(SQLiteError) in iterator.next() }
+    }
+
+    /// Writes a run of the entries `next` gives in order until nil, repeats dropped, in chunks
+    /// after the last stored one, with a filter sized for `capacity`.
+    private func write(capacity: Int, _ next: () throws(SQLiteError) -> StateIndexEntry?) throws(SQLiteError) -> Run {
+        let firstChunk = try connection.integer("SELECT coalesce(max(id), 0) + 1 FROM index_chunks")
+        let insertChunk = try connection.prepare("INSERT INTO index_chunks (id, entries) VALUES (?, ?)")
+        var filter = StateKeyFilter(capacity: capacity)
+        var fences: [Int64] = []
+        var chunk: [StateIndexEntry] = []
+        chunk.reserveCapacity(Self.entriesPerChunk)
+        var count = 0
+        func flush() throws(SQLiteError) {
+            guard let first = chunk.first else { return }
+            try insertChunk.run([.integer(firstChunk + Int64(fences.count)), .blob(StateIndexEntry.encode(chunk))])
+            fences.append(first.hash)
+            chunk.removeAll(keepingCapacity: true)
+        }
+        var previous: StateIndexEntry?
+        while let entry = try next() {
+            guard entry != previous else { continue }
+            previous = entry
+            filter.add(entry.hash)
+            chunk.append(entry)
+            count += 1
+            if chunk.count == Self.entriesPerChunk { try flush() }
+        }
+        try flush()
+        var fenceBytes: [UInt8] = []
+        fenceBytes.reserveCapacity(8 * fences.count)
+        for fence in fences { withUnsafeBytes(of: fence.littleEndian) { fenceBytes.append(contentsOf: $0) } }
+        try connection.prepare(
+            "INSERT INTO index_runs (kind, entries, capacity, first_chunk, fences, filter) VALUES (?, ?, ?, ?, ?, ?)"
+        ).run([.integer(kind.rawValue), .integer(Int64(count)), .integer(Int64(filter.capacity)), .integer(firstChunk),
+               .blob(fenceBytes), .blob(filter.bytes)])
+        let id = try connection.integer("SELECT last_insert_rowid()")
+        return Run(id: id, entries: count, firstChunk: firstChunk, fences: fences, filter: filter)
+    }
+
+    private func delete(_ run: Run) throws(SQLiteError) {
+        try connection.prepare("DELETE FROM index_chunks WHERE id BETWEEN ? AND ?")
+            .run([.integer(run.firstChunk), .integer(run.firstChunk + Int64(run.fences.count) - 1)])
+        try connection.prepare("DELETE FROM index_runs WHERE id = ?").run([.integer(run.id)])
+    }
+
+    private static func chunkCount(entries: Int) -> Int { (entries + entriesPerChunk - 1) / entriesPerChunk }
+
+    private static func damage(_ reason: String) -> SQLiteError {
+        SQLiteError(code: SQLITE_CORRUPT, message: reason)
+    }
+}
+
+extension RandomAccessCollection {
+    /// The index of the first element past those for which `before` holds (the collection must
+    /// hold them first): a binary search.
+    func firstIndex(past before: (Element) -> Bool) -> Index {
+        var low = startIndex
+        var count = self.count
+        while count > 0 {
+            let half = count / 2
+            let middle = index(low, offsetBy: half)
+            if before(self[middle]) {
+                low = index(after: middle)
+                count -= half + 1
+            } else {
+                count = half
+            }
+        }
+        return low
+    }
+}
+
+extension Array where Element: Equatable {
+    /// Drops each element equal to the one before it (all repeats, when sorted).
+    mutating func removeDuplicates() {
+        guard !isEmpty else { return }
+        var kept = 1
+        for index in 1..<count where self[index] != self[kept - 1] {
+            self[kept] = self[index]
+            kept += 1
+        }
+        removeLast(count - kept)
+    }
+}

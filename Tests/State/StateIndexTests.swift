@@ -1,0 +1,76 @@
+import Testing
+@testable import GroveReport
+
+/// The state's index runs (`StateIndex`): whatever runs were written and merged, a lookup finds
+/// exactly the entries added under each digest it asks for.
+@Suite(.serialized)
+struct StateIndexTests {
+    static func emptyIndex() throws -> (SQLiteConnection, StateIndex) {
+        let connection = try SQLiteConnection(path: try temporaryDirectory() + "/index.sqlite")
+        try connection.execute(StateIndex.tables)
+        return (connection, StateIndex(kind: .links, connection: connection))
+    }
+
+    static func random(_ generator: inout some RandomNumberGenerator) -> Int64 {
+        Int64.random(in: -(1 << 47)..<(1 << 47), using: &generator)
+    }
+
+    /// Ten nights of 650 entries: 250 random ones, one digest with 400 targets (its entries span
+    /// chunks, and chunk boundaries fall inside it), and one entry every night repeats.
+    @Test func lookupsFindEveryEntryAcrossRunsAndMerges() throws {
+        var generator = SystemRandomNumberGenerator()
+        let (connection, index) = try Self.emptyIndex()
+        var expected: [Int64: Set<Int64>] = [:]
+        for night in 0..<10 {
+            var entries = (0..<250).map { _ in StateIndexEntry(hash: Self.random(&generator), target: Self.random(&generator)) }
+            entries += (0..<400).map { StateIndexEntry(hash: 42, target: Int64(night * 1000 + $0)) }
+            entries.append(StateIndexEntry(hash: 7, target: 7))
+            try index.add(entries.shuffled(using: &generator))
+            for entry in entries { expected[entry.hash, default: []].insert(entry.target) }
+        }
+        // Four runs of a size class merge into one: nights 1–4 and 5–8, then nights 9 and 10.
+        #expect(try connection.integer("SELECT count(*) FROM index_runs") == 4)
+        let absent = (0..<2_000).map { _ in Self.random(&generator) }.filter { expected[$0] == nil }
+        // Read through the object that wrote them, and anew from the tables.
+        for reader in [index, StateIndex(kind: .links, connection: connection)] {
+            var found: [Int64: Set<Int64>] = [:]
+            for entry in try reader.entries(of: Array(expected.keys) + absent) { found[entry.hash, default: []].insert(entry.target) }
+            #expect(found == expected)
+            // The repeated entry once a run: the merged runs hold it once.
+            #expect(try reader.entries(of: [7]).count == 4)
+        }
+        try index.mergeAll()
+        #expect(try connection.integer("SELECT count(*) FROM index_runs") == 1)
+        #expect(try index.entries(of: [7]) == [StateIndexEntry(hash: 7, target: 7)])
+        #expect(try index.entries(of: [42]).count == 4_000)
+        #expect(try connection.integer("SELECT count(*) FROM index_chunks") == (expected.values.reduce(0) { $0 + $1.count } + 159) / 160)
+    }
+
+    /// A chunk cut short or gone, or a run whose filter does not fit it, is damage, not a miss.
+    @Test func aDamagedRunIsDamage() throws {
+        var generator = SystemRandomNumberGenerator()
+        for damage in ["UPDATE index_chunks SET entries = substr(entries, 1, 17)", "DELETE FROM index_chunks",
+                       "UPDATE index_runs SET capacity = capacity * 8"] {
+            let (connection, index) = try Self.emptyIndex()
+            let entries = (0..<500).map { _ in StateIndexEntry(hash: Self.random(&generator), target: 1) }
+            try index.add(entries)
+            try connection.execute(damage)
+            #expect(throws: SQLiteError.self, "\(damage)") {
+                try StateIndex(kind: .links, connection: connection).entries(of: entries.map(\.hash))
+            }
+            do {
+                _ = try StateIndex(kind: .links, connection: connection).entries(of: entries.map(\.hash))
+            } catch {
+                #expect(error.isDamage, "\(damage): \(error)")
+            }
+        }
+    }
+
+    /// Entries are stored as 48-bit integers: every digest and row id comes back as it was.
+    @Test func entriesRoundTripTheirStoredForm() {
+        let edges: [Int64] = [0, 1, -1, (1 << 47) - 1, -(1 << 47), 123_456_789, -987_654_321]
+        let entries = edges.flatMap { hash in edges.map { StateIndexEntry(hash: hash, target: $0) } }
+        #expect(StateIndexEntry.decode(StateIndexEntry.encode(entries)) == entries)
+        #expect(StateIndexEntry.decode(Array(StateIndexEntry.encode(entries).dropLast())) == nil)
+    }
+}
