@@ -118,4 +118,19 @@ struct GrowingArrayTests {
         }
         #expect(tracker.live == 0)
     }
+
+    @Test func consumingGivesBackPassedPagesAndStillReadsEveryElementAfterThem() {
+        // 8 MiB of elements in a block of its own: the pass gives back its passed pages every
+        // quarter MiB, and what lies beyond them is read intact, the last element included.
+        var array = GrowingArray<Int>()
+        for value in 0..<1_000_000 { array.append(value &* 7 &+ 1) }
+        var expected = 0
+        var mismatches = 0
+        (consume array).forEachConsumed { value in
+            if value != expected &* 7 &+ 1 { mismatches += 1 }
+            expected += 1
+        }
+        #expect(mismatches == 0)
+        #expect(expected == 1_000_000)
+    }
 }

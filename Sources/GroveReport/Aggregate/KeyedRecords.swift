@@ -61,7 +61,9 @@ struct KeyedRecords<Index: RecordIndex, Record: MergeableRecord>: Sendable {
         var mapped = KeyedRecords<Index, NewRecord>()
         mapped.index = index
         mapped.keys = keys
-        mapped.records = GrowingArray(records.lazy.map(transform))
+        // Consumed while mapped: the old records' pages go as the new ones fill, never both whole.
+        mapped.records.reserveCapacity(records.count)
+        take(&records, GrowingArray()).forEachConsumed { mapped.records.append(transform($0)) }
         return mapped
     }
 

@@ -101,7 +101,9 @@ extension JoinPartition {
         // Every click becomes the join record of its own key: the clicks' index serves as is.
         let clicks = take(&attribution.clicks, .init())
         joins.attributionExtras.duplicateClicks += clicks.records.reduce(0) { $0 + ($1.lines > 1 ? 1 : 0) }
-        var joined = clicks.mapRecords { click in
+        // Consumed, not copied: a copy would keep every click alive beside its join record
+        // through the opens and bindings below (the peak of the run).
+        var joined = (consume clicks).mapRecords { click in
             var join = ClickJoin()
             join.click = (click.earliest.utm.campaign ?? noCampaign, click.earliest.route)
             join.clickTs = click.earliest.ts
