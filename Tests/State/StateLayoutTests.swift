@@ -86,10 +86,7 @@ struct StateLayoutTests {
     /// wrote schema version 3 (ids kept whole in the rows). Migrated, its ids are packed under the
     /// digests of their new keys, links and key filter made anew, and nights go on adding up.
     @Test func aVersion3StateIsMigratedWithItsIdsPacked() throws {
-        let fixtures = packageRoot + "/Tests/Fixtures"
-        let directory = try temporaryDirectory()
-        let state = directory + "/state.sqlite"
-        try writeFile(state, try readFile(fixtures + "/state-v3/state.sqlite"))
+        let (fixtures, directory, state) = try Self.copiedFixture("state-v3")
         let bytesBefore = Int(try Self.scalar(state, "SELECT sum(length(key) + length(value)) FROM records")) ?? 0
         let days = ["2026-03-02", "2026-03-03", "2026-03-04"].map { fixtures + "/state-v1/events-\($0).ndjson.gz" }
         let single = try execute(["run", "--out", directory + "/single", "--max-reject-rate", "1"] + days)
@@ -116,10 +113,7 @@ struct StateLayoutTests {
     /// filter of both). Migrated, its rows stay as they were and each index becomes one run with
     /// every entry of the old trees; nights go on adding up.
     @Test func aVersion4StateIsMigratedWithItsIndexesAsRuns() throws {
-        let fixtures = packageRoot + "/Tests/Fixtures"
-        let directory = try temporaryDirectory()
-        let state = directory + "/state.sqlite"
-        try writeFile(state, try readFile(fixtures + "/state-v4/state.sqlite"))
+        let (fixtures, directory, state) = try Self.copiedFixture("state-v4")
         let rowsBefore = try Self.scalar(state, "SELECT count(*) || ' ' || sum(length(key) + length(value)) FROM records")
         let linksBefore = try Self.scalar(state, "SELECT count(*) FROM links")
         let days = ["2026-03-02", "2026-03-03", "2026-03-04"].map { fixtures + "/state-v1/events-\($0).ndjson.gz" }
@@ -153,10 +147,7 @@ struct StateLayoutTests {
     /// go on adding up; the preview decision it ingested before the upgrade counts 0
     /// (docs/STATE.md, Stage format 4).
     @Test func aVersion2StateIsMigratedAndCountsUnidentifiedPreviewsFromTheUpgradeOn() throws {
-        let fixtures = packageRoot + "/Tests/Fixtures"
-        let directory = try temporaryDirectory()
-        let state = directory + "/state.sqlite"
-        try writeFile(state, try readFile(fixtures + "/state-v2/state.sqlite"))
+        let (fixtures, directory, state) = try Self.copiedFixture("state-v2")
         let linksBefore = try Self.scalar(state, "SELECT count(*) FROM links")
         let inputs = ["state-v1/events-2026-03-02.ndjson.gz", "state-v1/events-2026-03-03.ndjson.gz",
                       "state-v2/preview-unidentified-1.ndjson", "state-v1/events-2026-03-04.ndjson.gz",
@@ -225,6 +216,15 @@ struct StateLayoutTests {
             }
             #expect(Int64(parts[0]) == digest.of(key), "\(parts[1])")
         }
+    }
+
+    /// A copy of `Tests/Fixtures/NAME/state.sqlite` in a new directory, and the fixtures' folder.
+    static func copiedFixture(_ name: String) throws -> (fixtures: String, directory: String, state: String) {
+        let fixtures = packageRoot + "/Tests/Fixtures"
+        let directory = try temporaryDirectory()
+        let state = directory + "/state.sqlite"
+        try writeFile(state, try readFile(fixtures + "/\(name)/state.sqlite"))
+        return (fixtures, directory, state)
     }
 
     static func scalar(_ state: String, _ query: String) throws -> String {

@@ -22,11 +22,6 @@ struct StateIndexEntry: Comparable, Hashable {
         return bytes
     }
 
-    /// The entries of a stored chunk; nil when its length is no whole number of entries (damage).
-    static func decode(_ bytes: [UInt8]) -> [StateIndexEntry]? {
-        Chunk(bytes).map { chunk in (0..<chunk.count).map { chunk[$0] } }
-    }
-
     /// A stored chunk read in place: a lookup binary-searches its digests without decoding the
     /// chunk's other entries.
     struct Chunk {
@@ -47,22 +42,10 @@ struct StateIndexEntry: Comparable, Hashable {
             }
         }
 
-        /// The entries under `hash`.
+        /// The entries under `hash`, found by a binary search over the stored digests.
         func entries(of hash: Int64) -> [StateIndexEntry] {
-            bytes.withUnsafeBytes { raw in
-                var low = 0
-                var high = count
-                while low < high {
-                    let middle = (low + high) / 2
-                    if load(at: middle * StateIndexEntry.storedSize, in: raw) < hash { low = middle + 1 } else { high = middle }
-                }
-                var found: [StateIndexEntry] = []
-                while low < count, load(at: low * StateIndexEntry.storedSize, in: raw) == hash {
-                    found.append(StateIndexEntry(hash: hash, target: load(at: low * StateIndexEntry.storedSize + 6, in: raw)))
-                    low += 1
-                }
-                return found
-            }
+            let first = (0..<count).firstIndex(past: { self[$0].hash < hash })
+            return (first..<count).lazy.map { self[$0] }.prefix { $0.hash == hash }.map { $0 }
         }
     }
 
