@@ -66,12 +66,28 @@ struct StateIndexTests {
         }
     }
 
-    /// Entries are stored as 48-bit integers: every digest and row id comes back as it was.
+    /// Entries are stored as varint steps from the previous one: every digest and row id comes
+    /// back as it was, in any order and at the edges of 48 bits; a chunk cut anywhere, or with a
+    /// byte too many, is not read.
     @Test func entriesRoundTripTheirStoredForm() throws {
         let edges: [Int64] = [0, 1, -1, (1 << 47) - 1, -(1 << 47), 123_456_789, -987_654_321]
         let entries = edges.flatMap { hash in edges.map { StateIndexEntry(hash: hash, target: $0) } }
-        let chunk = try #require(StateIndexEntry.Chunk(StateIndexEntry.encode(entries)))
+        let bytes = StateIndexEntry.encode(entries)
+        let chunk = try #require(StateIndexEntry.Chunk(bytes))
         #expect((0..<chunk.count).map { chunk[$0] } == entries)
-        #expect(StateIndexEntry.Chunk(Array(StateIndexEntry.encode(entries).dropLast())) == nil)
+        for end in 0..<bytes.count { #expect(StateIndexEntry.Chunk(Array(bytes[..<end])) == nil, "cut at \(end)") }
+        #expect(StateIndexEntry.Chunk(bytes + [0]) == nil)
+    }
+
+    /// What the encoding is for: a night's key run (100k random digests, row ids one apart)
+    /// takes about six bytes an entry, not twelve.
+    @Test func aNightsKeyRunTakesAboutSixBytesAnEntry() throws {
+        var generator = SystemRandomNumberGenerator()
+        let digests = (0..<100_000).map { _ in Self.random(&generator) }.sorted()
+        let entries = digests.enumerated().map { StateIndexEntry(hash: $0.element, target: 5_000_000 + Int64($0.offset)) }
+        let bytes = stride(from: 0, to: entries.count, by: StateIndex.entriesPerChunk).reduce(0) { total, start in
+            total + StateIndexEntry.encode(entries[start..<min(start + StateIndex.entriesPerChunk, entries.count)]).count
+        }
+        #expect(Double(bytes) / Double(entries.count) < 6.5, "\(bytes) bytes for \(entries.count) entries")
     }
 }

@@ -190,14 +190,13 @@ final class SQLiteStatement {
         return self
     }
 
-    /// Runs a statement of three parameters, an integer and two blobs, that returns no rows. The
-    /// blobs are not copied: SQLite reads them before this returns, and forgets them then.
-    func run(_ integer: Int64, _ first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer) throws(SQLiteError) {
+    /// Runs a statement of two blob parameters that returns no rows. The blobs are not copied:
+    /// SQLite reads them before this returns, and forgets them then.
+    func run(_ first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer) throws(SQLiteError) {
         sqlite3_reset(statement)
         defer { sqlite3_clear_bindings(statement) }
-        var status = sqlite3_bind_int64(statement, 1, integer)
-        if status == SQLITE_OK { status = bindStatic(2, first) }
-        if status == SQLITE_OK { status = bindStatic(3, second) }
+        var status = bindStatic(1, first)
+        if status == SQLITE_OK { status = bindStatic(2, second) }
         guard status == SQLITE_OK else { throw connection.error(status) }
         while try step() {}
     }

@@ -127,7 +127,9 @@ enum StateFile {
     /// The tables a state of `version` must have.
     static func tables(ofVersion version: Int) -> Set<String> {
         switch version {
-        case StateSchema.version: currentTables
+        // Version 5 has the tables of version 6; its records keep their digests and its index
+        // chunks fixed-width entries.
+        case StateSchema.version, 5: currentTables
         // Version 3 has the tables of version 4; only its rows keep ids whole.
         case 3, 4: version4Tables
         case 1: version1Tables

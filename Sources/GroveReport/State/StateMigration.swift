@@ -1,6 +1,6 @@
 import CSQLite
 
-/// Brings a state written by an older schema to the current one (version 5), inside the run's
+/// Brings a state written by an older schema to the current one (version 6), inside the run's
 /// transaction (a run that fails afterwards leaves the file as it was, old schema included).
 enum StateMigration {
     /// Version 1 kept each record in one row under its KEY, the totals among them, and three
@@ -35,7 +35,9 @@ enum StateMigration {
     /// Its rows become binary rows (`StateRows`) under the keyed digest, and its links, which kept
     /// only digests of what they name, are made anew from the records that name a click or a unit.
     static func fromVersion2(_ connection: SQLiteConnection, store: StateStore) throws(StateError) {
-        try rewriteRecords(connection, store: store, oldTable: "records_v2", newTables: StateSchema.rowTables) { select, chunk throws(StateError) in
+        try rewriteRecords(
+            connection, store: store, oldTable: "records_v2", dropping: version4Indexes, newTables: StateSchema.rowTables
+        ) { select, chunk throws(StateError) in
             var decoder = RecordDecoder()
             decoder.state = take(&chunk, PartialState())
             try StateRecordText.read(select.bytes(0), select.bytes(1), into: &decoder, path: store.path)
@@ -50,41 +52,56 @@ enum StateMigration {
     /// (`StateTextForm`). Its rows are rewritten, under the digests of their new keys, and the
     /// links, which name records by those digests, made anew from the records.
     static func fromVersion3(_ connection: SQLiteConnection, store: StateStore) throws(StateError) {
-        let names = StateNames(store: store)
-        try rewriteRecords(connection, store: store, oldTable: "records_v3", newTables: StateSchema.recordTable) { select, chunk throws(StateError) in
-            let row = StateRows.Row(key: select.blob(0), value: select.blob(1))
-            try StateRows.read(CollectionOfOne(row), into: &chunk, names: names, wholeTexts: true)
-        }
+        try rewriteRows(connection, store: store, oldTable: "records_v3", format: .version3)
     }
 
     /// Version 4 found records and links through B-trees keyed by digest, which every night
-    /// wrote at random places. Its rows stay; the key index and the links become one run each
-    /// (`StateIndex`), read in the order of the old trees.
+    /// wrote at random places. Its rows are rewritten in the current form, as version 5's are.
     static func fromVersion4(_ connection: SQLiteConnection, store: StateStore) throws(StateError) {
-        try store.mapping { () throws(SQLiteError) in try connection.execute(StateIndex.tables) }
-        try store.replaceIndex(.recordKeys, from: "SELECT hash, id FROM records ORDER BY hash, id")
-        try store.replaceIndex(.links, from: "SELECT hash, record_hash FROM links ORDER BY hash, record_hash")
-        try store.mapping { () throws(SQLiteError) in
-            try connection.execute("""
-                DROP INDEX records_by_hash; DROP TABLE links; DROP TABLE key_filter; DROP TABLE key_filter_blocks;
-                PRAGMA user_version = \(StateSchema.version);
-                """)
+        try rewriteRows(connection, store: store, oldTable: "records_v4", format: .version4)
+    }
+
+    /// Version 5 stored each row's key digest beside its key (9 bytes a row, and the key gives
+    /// it), instants as Unix seconds and nanoseconds (ten bytes where six do), and index entries
+    /// as 12 fixed bytes. Its rows are rewritten, and the key index and links written anew from
+    /// them, in the current forms.
+    static func fromVersion5(_ connection: SQLiteConnection, store: StateStore) throws(StateError) {
+        try rewriteRows(
+            connection, store: store, oldTable: "records_v5", format: .version4,
+            dropping: "DROP TABLE index_runs; DROP TABLE index_chunks;")
+    }
+
+    /// Rewrites binary rows of an older `format` (versions 3 to 5).
+    private static func rewriteRows(
+        _ connection: SQLiteConnection, store: StateStore, oldTable: String, format: StateRowReader.Format,
+        dropping: String = version4Indexes
+    ) throws(StateError) {
+        let names = StateNames(store: store)
+        try rewriteRecords(
+            connection, store: store, oldTable: oldTable, dropping: dropping, newTables: StateSchema.recordTable
+        ) { select, chunk throws(StateError) in
+            let row = StateRows.Row(key: select.blob(0), value: select.blob(1))
+            try StateRows.read(CollectionOfOne(row), into: &chunk, names: names, format: format)
         }
     }
 
-    /// Moves the records to `oldTable`, makes `newTables`, writes every one of its rows anew (`read` merges a row into
-    /// a chunk), links them, and drops it. A chunk of rows at a time: a record is the merge of its
+    /// The indexes of versions 2 to 4 beside their records: a B-tree of digests, the links, and
+    /// (versions 3 and 4) one Bloom filter of both.
+    private static let version4Indexes = """
+        DROP INDEX records_by_hash; DROP TABLE links; DROP TABLE IF EXISTS key_filter; DROP TABLE IF EXISTS key_filter_blocks;
+        """
+
+    /// Moves the records to `oldTable`, drops the old indexes (`dropping`), makes `newTables`,
+    /// writes every one of its rows anew (`read` merges a row into a chunk), links them, and
+    /// drops it. A chunk of rows at a time: a record is the merge of its
     /// rows, so the rows of one key need not be read together, and memory stays that of a chunk.
     private static func rewriteRecords(
-        _ connection: SQLiteConnection, store: StateStore, oldTable: String, newTables: String,
+        _ connection: SQLiteConnection, store: StateStore, oldTable: String, dropping: String, newTables: String,
         read: (SQLiteStatement, inout PartialState) throws(StateError) -> Void
     ) throws(StateError) {
         let names = StateNames(store: store)
         let select = try store.mapping { () throws(SQLiteError) in
-            try connection.execute("""
-                DROP INDEX records_by_hash; ALTER TABLE records RENAME TO \(oldTable);
-                DROP TABLE links; DROP TABLE IF EXISTS key_filter; DROP TABLE IF EXISTS key_filter_blocks;
-                """)
+            try connection.execute("\(dropping) ALTER TABLE records RENAME TO \(oldTable);")
             try connection.execute(newTables)
             return try connection.prepare("SELECT key, value FROM \(oldTable) ORDER BY id")
         }

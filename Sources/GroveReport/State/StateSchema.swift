@@ -1,9 +1,9 @@
-/// The tables of a state file (schema version 5: per-key records as binary rows found through
+/// The tables of a state file (schema version 6: per-key records as binary rows found through
 /// log-structured indexes (`StateIndex`), totals and
 /// results as stage records of format 4), documented in docs/STATE.md. The version is SQLite's
 /// `user_version`; a file of a newer version is refused, an older one migrated (`StateMigration`).
 enum StateSchema {
-    static let version = 5
+    static let version = 6
 
     /// Record kinds that are totals over the whole input rather than per key: the state keeps
     /// one merged row of each in `totals`, outside the records a night loads.
@@ -47,7 +47,7 @@ enum StateSchema {
     }
 
     /// The per-key records (binary rows, `StateRows`, with the names they number), their indexes
-    /// and the totals, as version 5 has them.
+    /// and the totals, as version 6 has them.
     ///
     /// Records are appended (a night's rows land together at the end of the table) and merged on
     /// reading; the key index and the links are runs written once (`StateIndex`). A night thus
@@ -62,7 +62,7 @@ enum StateSchema {
 
     /// The rows and their indexes (what the migrations from versions 2 and 3 write anew).
     static let recordTable = """
-        CREATE TABLE records (id INTEGER PRIMARY KEY, hash INTEGER NOT NULL, key BLOB NOT NULL, value BLOB NOT NULL);
+        CREATE TABLE records (id INTEGER PRIMARY KEY, key BLOB NOT NULL, value BLOB NOT NULL);
         \(StateIndex.tables)
         """
 

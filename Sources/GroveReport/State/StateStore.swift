@@ -121,6 +121,7 @@ final class StateStore {
         if version == 1 || version == 2 { try StateMigration.fromVersion2(connection, store: self) }
         if version == 3 { try StateMigration.fromVersion3(connection, store: self) }
         if version == 4 { try StateMigration.fromVersion4(connection, store: self) }
+        if version == 5 { try StateMigration.fromVersion5(connection, store: self) }
     }
 
     /// Makes every change of this run durable at once.
@@ -237,18 +238,22 @@ final class StateStore {
     func recordRows(hashes: [Int64], through last: Int64) throws(StateError) -> [RecordRow] {
         let ids = try mapping { () throws(SQLiteError) in try recordIndex.entries(of: hashes) }.map(\.target).filter { $0 <= last }
         return try rows(
-            "SELECT r.id, r.hash, r.key, r.value FROM json_each(?) w CROSS JOIN records r ON r.id = w.value",
-            [.text(Self.jsonArray(ids))]
-        ) { RecordRow(id: $0.integer(0), digest: $0.integer(1), key: $0.blob(2), value: $0.blob(3)) }
+            "SELECT r.id, r.key, r.value FROM json_each(?) w CROSS JOIN records r ON r.id = w.value",
+            [.text(Self.jsonArray(ids))], recordRow
+        )
         .sorted { ($0.digest, $0.id) < ($1.digest, $1.id) }
     }
 
     /// Every stored row of every record, in row order: for recomputing the per-scope results
     /// from the records (`StateRecompute`), which reads the whole state once.
     func allRecordRows() throws(StateError) -> [RecordRow] {
-        try rows("SELECT id, hash, key, value FROM records ORDER BY id", []) {
-            RecordRow(id: $0.integer(0), digest: $0.integer(1), key: $0.blob(2), value: $0.blob(3))
-        }
+        try rows("SELECT id, key, value FROM records ORDER BY id", [], recordRow)
+    }
+
+    /// A row of (id, key, value) under its key's digest, which is not stored: the key gives it.
+    private func recordRow(_ row: SQLiteStatement) -> RecordRow {
+        let key = row.blob(1)
+        return RecordRow(id: row.integer(0), digest: digest.of(key), key: key, value: row.blob(2))
     }
 
     /// Adds rows to records (a key's first row creates it) and their digests to the key index,
@@ -258,9 +263,9 @@ final class StateStore {
         var entries: [StateIndexEntry] = []
         entries.reserveCapacity(batch.count)
         try mapping { () throws(SQLiteError) in
-            let insert = try statement("INSERT INTO records (hash, key, value) VALUES (?, ?, ?)")
+            let insert = try statement("INSERT INTO records (key, value) VALUES (?, ?)")
             try batch.forEach { (digest, key, value) throws(SQLiteError) in
-                try insert.run(digest, key, value)
+                try insert.run(key, value)
                 entries.append(StateIndexEntry(hash: digest, target: connection.lastInsertRowID))
             }
             try recordIndex.add(entries)
@@ -287,7 +292,9 @@ final class StateStore {
 
     /// The digests of the keys stored in more than one row.
     func digestsOfKeysInSeveralRows() throws(StateError) -> [Int64] {
-        try rows("SELECT DISTINCT hash FROM records GROUP BY hash, key HAVING count(*) > 1", []) { $0.integer(0) }
+        var digests = try rows("SELECT key FROM records GROUP BY key HAVING count(*) > 1", []) { digest.of($0.blob(0)) }.sorted()
+        digests.removeDuplicates()
+        return digests
     }
 
     /// The file's size as SQLite counts it (pages × page size), without the `-wal` beside it.
@@ -320,20 +327,13 @@ final class StateStore {
     }
 
     /// Each index rewritten as one run: the key index from the records as they are now (without
-    /// the rows compaction deleted), the links merged (`state --compact`).
+    /// the rows compaction deleted, each under its key's digest), the links merged
+    /// (`state --compact`).
     func rebuildIndexes() throws(StateError) {
-        try replaceIndex(.recordKeys, from: "SELECT hash, id FROM records ORDER BY hash, id")
-        try mapping { () throws(SQLiteError) in try linkIndex.mergeAll() }
-    }
-
-    /// Replaces an index by one run of the (digest, target) rows of `query`, in that order.
-    func replaceIndex(_ kind: StateIndex.Kind, from query: String) throws(StateError) {
+        let entries = try rows("SELECT id, key FROM records", []) { StateIndexEntry(hash: digest.of($0.blob(1)), target: $0.integer(0)) }
         try mapping { () throws(SQLiteError) in
-            let count = Int(try connection.integer("SELECT count(*) FROM (\(query))"))
-            let select = try connection.prepare(query)
-            try (kind == .recordKeys ? recordIndex : linkIndex).replaceAll(count: count) { () throws(SQLiteError) in
-                try select.step() ? StateIndexEntry(hash: select.integer(0), target: select.integer(1)) : nil
-            }
+            try recordIndex.replaceAll(with: entries)
+            try linkIndex.mergeAll()
         }
     }
 

@@ -50,7 +50,7 @@ final class StateIndex {
         }
     }
 
-    /// 160 entries of 12 bytes: two chunks fill a 4 KiB page.
+    /// 160 entries: about 1.2 KB stored (`StateIndexEntry.encode`), three chunks a 4 KiB page.
     static let entriesPerChunk = 160
     static let fanIn = 4
 
@@ -64,7 +64,7 @@ final class StateIndex {
         self.connection = connection
     }
 
-    /// The tables of every index, as schema 5 has them.
+    /// The tables of every index (as schema 5 had them, whose chunks held fixed-width entries).
     static let tables = """
         CREATE TABLE index_runs (
             id INTEGER PRIMARY KEY, kind INTEGER NOT NULL, entries INTEGER NOT NULL, capacity INTEGER NOT NULL,
@@ -150,11 +150,11 @@ final class StateIndex {
         loadedRuns = runs
     }
 
-    /// Replaces every run by one of the entries `next` gives in order (repeats dropped), `count`
-    /// of them at most: what a migration and `state --compact` write.
-    func replaceAll(count: Int, _ next: () throws(SQLiteError) -> StateIndexEntry?) throws(SQLiteError) {
+    /// Replaces every run by one of `entries` (sorted, repeats dropped): what `state --compact`
+    /// writes.
+    func replaceAll(with entries: [StateIndexEntry]) throws(SQLiteError) {
         for run in try runs() { try delete(run) }
-        loadedRuns = count == 0 ? [] : [try write(capacity: count, next)]
+        loadedRuns = entries.isEmpty ? [] : [try write(entries.sorted(), capacity: entries.count)]
     }
 
     /// Every run merged into one (repeated links dropped).
@@ -165,7 +165,8 @@ final class StateIndex {
     }
 
     /// Merges `runs` (chunk by chunk, so memory stays that of a chunk a run) into a new run, and
-    /// deletes them.
+    /// deletes them. A chunk is deleted once read, so the merged run's pages are mostly those
+    /// the inputs freed, and a merge leaves the file about as large as it found it.
     private func merge(_ runs: [Run]) throws(SQLiteError) -> Run {
         struct Cursor {
             var run: Run
@@ -188,6 +189,7 @@ final class StateIndex {
             guard let next, let entry = cursors[next].current else { return nil }
             cursors[next].position += 1
             if cursors[next].position == cursors[next].entries.count, cursors[next].chunk + 1 < cursors[next].run.fences.count {
+                try deleteChunks(cursors[next].run.firstChunk + Int64(cursors[next].chunk), through: nil)
                 cursors[next].chunk += 1
                 cursors[next].position = 0
                 cursors[next].entries = try read(chunk: cursors[next].run.firstChunk + Int64(cursors[next].chunk))
@@ -242,9 +244,23 @@ final class StateIndex {
     }
 
     private func delete(_ run: Run) throws(SQLiteError) {
-        try connection.prepare("DELETE FROM index_chunks WHERE id BETWEEN ? AND ?")
-            .run([.integer(run.firstChunk), .integer(run.firstChunk + Int64(run.fences.count) - 1)])
+        try deleteChunks(run.firstChunk, through: run.firstChunk + Int64(run.fences.count) - 1)
         try connection.prepare("DELETE FROM index_runs WHERE id = ?").run([.integer(run.id)])
+    }
+
+    /// The chunk reader, prepared at first use.
+    private var chunkDelete: SQLiteStatement?
+
+    /// Deletes the chunks `first` through `last` (nil: `first` alone).
+    private func deleteChunks(_ first: Int64, through last: Int64?) throws(SQLiteError) {
+        let delete: SQLiteStatement
+        if let chunkDelete {
+            delete = chunkDelete
+        } else {
+            delete = try connection.prepare("DELETE FROM index_chunks WHERE id BETWEEN ? AND ?")
+            chunkDelete = delete
+        }
+        try delete.run([.integer(first), .integer(last ?? first)])
     }
 
     private static func chunkCount(entries: Int) -> Int { (entries + entriesPerChunk - 1) / entriesPerChunk }

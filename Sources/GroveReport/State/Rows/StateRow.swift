@@ -70,11 +70,11 @@ enum StateRows {
     }
 
     /// Merges stored rows into `state`: a record is the merge of its rows.
-    /// (`wholeTexts`: rows of schema 3, for the migration.)
+    /// (`format`: rows of an older schema, for the migrations.)
     static func read(
-        _ rows: some Sequence<Row>, into state: inout PartialState, names: StateNames, wholeTexts: Bool = false
+        _ rows: some Sequence<Row>, into state: inout PartialState, names: StateNames, format: StateRowReader.Format = .current
     ) throws(StateError) {
-        var reader = StateRowReader(symbols: take(&state.symbols, SymbolTable()), names: names, wholeTexts: wholeTexts)
+        var reader = StateRowReader(symbols: take(&state.symbols, SymbolTable()), names: names, format: format)
         defer { state.symbols = take(&reader.symbols, SymbolTable()) }
         for row in rows {
             reader.load(row.key)

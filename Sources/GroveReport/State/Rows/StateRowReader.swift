@@ -9,14 +9,23 @@ struct StateRowReader {
     private var bytes: [UInt8] = []
     private var position = 0
 
-    /// Whether texts are kept whole after their length, as schema 3 kept them (read only by
-    /// the migration), rather than in a `StateTextForm`.
-    private let wholeTexts: Bool
+    /// How the rows of a schema store texts and instants; the migrations read the older ones.
+    enum Format {
+        /// Texts whole after their length; instants as Unix seconds and nanoseconds.
+        case version3
+        /// Texts in a `StateTextForm`; instants as Unix seconds and nanoseconds (also version 5).
+        case version4
+        /// Texts in a `StateTextForm`; instants as seconds from `StateRowWriter.epochSeconds` and
+        /// milliseconds when they are whole (`StateRowWriter.instant`).
+        case current
+    }
 
-    init(symbols: consuming SymbolTable, names: StateNames, wholeTexts: Bool = false) {
+    private let format: Format
+
+    init(symbols: consuming SymbolTable, names: StateNames, format: Format = .current) {
         self.symbols = symbols
         self.names = names
-        self.wholeTexts = wholeTexts
+        self.format = format
     }
 
     /// Starts reading `row`.
@@ -53,10 +62,16 @@ struct StateRowReader {
     }
 
     mutating func instant() throws(StateError) -> Instant {
-        let zigzag = try varint()
-        let seconds = Int64(bitPattern: zigzag >> 1) ^ -Int64(bitPattern: zigzag & 1)
-        let nanoseconds = try varint()
-        guard RecordLimits.instantSeconds.contains(seconds), nanoseconds < 1_000_000_000 else {
+        let stored = Varint.unzigzag(try varint())
+        let fraction = try varint()
+        let (seconds, nanoseconds) = switch format {
+        case .version3, .version4: (stored, fraction)
+        case .current: (
+            stored &+ StateRowWriter.epochSeconds,
+            fraction & 1 == 1 ? fraction >> 1 : (fraction >> 1).multipliedReportingOverflow(by: 1_000_000).partialValue
+        )
+        }
+        guard RecordLimits.instantSeconds.contains(seconds), nanoseconds < 1_000_000_000, fraction >> 1 < 1_000_000_000 else {
             throw damaged("an instant is out of range")
         }
         return Instant(seconds: seconds, nanoseconds: Int32(nanoseconds))
@@ -84,7 +99,7 @@ struct StateRowReader {
             return nil
         case 1:
             return symbols.intern(TextSealing.sealedText(digestBytes: try take(32)))
-        case _ where wholeTexts:
+        case _ where format == .version3:
             return symbols.intern(try take(try length(header - 2)))
         default:
             guard let form = StateTextForm(rawValue: (header - 2) & 3) else { throw damaged("an unknown text form") }
@@ -124,14 +139,11 @@ struct StateRowReader {
     }
 
     private mutating func varint() throws(StateError) -> UInt64 {
-        var value: UInt64 = 0
-        var shift: UInt64 = 0
-        while true {
-            let next = try byte()
-            guard shift < 64, shift < 63 || next <= 1 else { throw damaged("a number is too long") }
-            value |= UInt64(next & 0x7F) << shift
-            if next < 0x80 { return value }
-            shift += 7
+        var end = position
+        guard let value = bytes.withUnsafeBufferPointer({ Varint.read($0, at: &end) }) else {
+            throw damaged("a number is too long or cut")
         }
+        position = end
+        return value
     }
 }

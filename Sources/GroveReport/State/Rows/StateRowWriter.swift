@@ -25,10 +25,18 @@ struct StateRowWriter {
     /// A non-negative integer as a varint.
     mutating func count(_ value: Int) { varint(UInt64(value)) }
 
+    /// An instant as the zigzag varint of its seconds from `epochSeconds`, then its fraction:
+    /// whole milliseconds (what apps log) as `ms << 1`, else `ns << 1 | 1`. Four bytes and two
+    /// for a 2026 instant of whole milliseconds, where Unix seconds and nanoseconds took five and
+    /// five.
     mutating func instant(_ instant: Instant) {
-        varint(UInt64(bitPattern: instant.seconds << 1 ^ instant.seconds >> 63))
-        varint(UInt64(instant.nanoseconds))
+        varint(Varint.zigzag(instant.seconds &- Self.epochSeconds))
+        let nanoseconds = UInt64(instant.nanoseconds)
+        varint(nanoseconds % 1_000_000 == 0 ? (nanoseconds / 1_000_000) << 1 : nanoseconds << 1 | 1)
     }
+
+    /// 2026-01-01T00:00:00Z, the origin of stored instants (schema 6 on).
+    static let epochSeconds: Int64 = 1_767_225_600
 
     /// A name: 0 when absent, else its number in `names`.
     mutating func name(_ symbol: Symbol?) throws(StateError) {
@@ -70,12 +78,5 @@ struct StateRowWriter {
         }
     }
 
-    private mutating func varint(_ value: UInt64) {
-        var rest = value
-        while rest >= 0x80 {
-            bytes.append(UInt8(truncatingIfNeeded: rest) | 0x80)
-            rest >>= 7
-        }
-        bytes.append(UInt8(rest))
-    }
+    private mutating func varint(_ value: UInt64) { Varint.append(value, to: &bytes) }
 }
