@@ -52,10 +52,10 @@ final class StateStore {
         try mapping { () throws(SQLiteError) in
             // WAL: readers (`grove-report state`, the sqlite3 shell) never block the nightly writer.
             if !creating { try connection.execute("PRAGMA journal_mode = WAL") }
-            // 16 MiB of page cache: a night appends its rows and reads its keys as sorted
+            // 4 MiB of page cache: a night appends its rows and reads its keys as sorted
             // batches, so each page is wanted about once; a larger cache would only grow the
             // memory of late nights (the kernel's page cache serves the rereads).
-            try connection.execute("PRAGMA cache_size = -16384")
+            try connection.execute("PRAGMA cache_size = -4096")
             try connection.execute("PRAGMA temp_store = MEMORY")
             try connection.execute("BEGIN IMMEDIATE")
         }

@@ -13,7 +13,13 @@ enum Varint {
 
     /// The varint at `position` (moved past it), or nil when the bytes end inside it or it is
     /// longer than 64 bits.
+    @inline(__always)
     static func read(_ bytes: UnsafeBufferPointer<UInt8>, at position: inout Int) -> UInt64? {
+        // Most are one byte (a count, a row id's step).
+        if position < bytes.count, bytes[position] < 0x80 {
+            position += 1
+            return UInt64(bytes[position - 1])
+        }
         var value: UInt64 = 0
         var shift: UInt64 = 0
         while position < bytes.count {

@@ -80,16 +80,59 @@ final class StateIndex {
         wanted.removeDuplicates()
         var found: [StateIndexEntry] = []
         for run in try runs() {
-            // Digests in order: the chunks a run is asked for are read in order, each once.
-            var chunk: (index: Int, entries: StateIndexEntry.Chunk)?
-            for hash in wanted where run.filter.mightContain(hash) {
-                for index in run.chunks(of: hash) {
-                    if chunk?.index != index { chunk = (index, try read(chunk: run.firstChunk + Int64(index))) }
-                    found += chunk?.entries.entries(of: hash) ?? []
-                }
+            let probes = wanted.filter { run.filter.mightContain($0) }
+            guard let first = probes.first, let last = probes.last else { continue }
+            // Digests in order: the chunks a run is asked for come in order, each read once. A
+            // night's keys ask for most chunks of a run: those are stepped through in one scan,
+            // which costs less than a lookup a chunk.
+            let span = run.chunks(of: first).lowerBound...run.chunks(of: last).upperBound
+            var reader = try ChunkReader(of: run, span: span, scanning: probes.count * Self.probesPerScannedChunk >= span.count, index: self)
+            for hash in probes {
+                for index in run.chunks(of: hash) { found += try reader.chunk(index).entries(of: hash) }
             }
+            reader.finish()
         }
         return found
+    }
+
+    /// Probes a chunk of a run's span at which the run is scanned rather than looked up by chunk.
+    private static let probesPerScannedChunk = 8
+
+    /// A run's chunks, asked for in order: read one by one, or stepped through by one scan.
+    private struct ChunkReader {
+        let run: Run
+        let index: StateIndex
+        let scan: SQLiteStatement?
+        var current: (index: Int, chunk: StateIndexEntry.Chunk)?
+
+        init(of run: Run, span: ClosedRange<Int>, scanning: Bool, index: StateIndex) throws(SQLiteError) {
+            self.run = run
+            self.index = index
+            scan = scanning
+                ? try index.connection.prepare("SELECT id, entries FROM index_chunks WHERE id BETWEEN ? AND ? ORDER BY id")
+                    .bind([.integer(run.firstChunk + Int64(span.lowerBound)), .integer(run.firstChunk + Int64(span.upperBound))])
+                : nil
+        }
+
+        mutating func chunk(_ position: Int) throws(SQLiteError) -> StateIndexEntry.Chunk {
+            if let current, current.index == position { return current.chunk }
+            let id = run.firstChunk + Int64(position)
+            let chunk: StateIndexEntry.Chunk
+            if let scan {
+                var step = try scan.step()
+                while step, scan.integer(0) < id { step = try scan.step() }
+                guard step, scan.integer(0) == id, let read = StateIndexEntry.Chunk(scan.blob(1)) else {
+                    throw StateIndex.damage("an index chunk is missing or cut")
+                }
+                chunk = read
+            } else {
+                chunk = try index.read(chunk: id)
+            }
+            current = (position, chunk)
+            return chunk
+        }
+
+        func finish() { scan?.reset() }
     }
 
     private func runs() throws(SQLiteError) -> [Run] {

@@ -6,61 +6,88 @@ struct StateIndexEntry: Comparable, Hashable {
 
     static func < (lhs: StateIndexEntry, rhs: StateIndexEntry) -> Bool { (lhs.hash, lhs.target) < (rhs.hash, rhs.target) }
 
-    /// A chunk as stored: the number of entries, then each entry as varints of its digest and
-    /// target minus the previous entry's (0 before the first): the digest's step as unsigned
-    /// (entries are sorted by digest, so it is small and never negative but at the first), the
-    /// target's zigzag (signed).
+    /// A chunk as stored, frame of reference: a 20-byte header (the count as 2 bytes, the widths
+    /// of a digest and of a target as a byte each, the least digest and the least target as 8
+    /// bytes each, all little-endian), then each entry as its digest and target less those
+    /// least values, in that many little-endian bytes.
     ///
-    /// A run of a million random 48-bit digests steps about 2²⁸ between neighbours, four or five
-    /// bytes instead of six; a night's key run steps its row ids by one, one byte instead of six
-    /// (schema 5 stored both as six fixed bytes). Any order still round-trips, at more bytes.
+    /// A chunk's 160 sorted digests of a run of a million span about 2³⁶, five bytes instead of
+    /// six; a night's key run has row ids within 160 of each other, one byte instead of six
+    /// (schema 5 stored both as six bytes). Fixed widths keep the entries binary-searchable
+    /// where they lie: a night asks for most chunks of every run, and decoding each whole (as
+    /// varint steps would need) cost more than the lookups.
     static func encode(_ entries: some Collection<StateIndexEntry>) -> [UInt8] {
+        let baseHash = entries.lazy.map(\.hash).min() ?? 0
+        let baseTarget = entries.lazy.map(\.target).min() ?? 0
+        let hashWidth = Chunk.width(entries.lazy.map { UInt64(bitPattern: $0.hash &- baseHash) }.max() ?? 0)
+        let targetWidth = Chunk.width(entries.lazy.map { UInt64(bitPattern: $0.target &- baseTarget) }.max() ?? 0)
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(4 + entries.count * 8)
-        Varint.append(UInt64(entries.count), to: &bytes)
-        var previous = StateIndexEntry(hash: 0, target: 0)
+        bytes.reserveCapacity(Chunk.headerSize + entries.count * (hashWidth + targetWidth))
+        Chunk.append(UInt64(entries.count), width: 2, to: &bytes)
+        bytes += [UInt8(hashWidth), UInt8(targetWidth)]
+        Chunk.append(UInt64(bitPattern: baseHash), width: 8, to: &bytes)
+        Chunk.append(UInt64(bitPattern: baseTarget), width: 8, to: &bytes)
         for entry in entries {
-            Varint.append(UInt64(bitPattern: entry.hash &- previous.hash), to: &bytes)
-            Varint.append(Varint.zigzag(entry.target &- previous.target), to: &bytes)
-            previous = entry
+            Chunk.append(UInt64(bitPattern: entry.hash &- baseHash), width: hashWidth, to: &bytes)
+            Chunk.append(UInt64(bitPattern: entry.target &- baseTarget), width: targetWidth, to: &bytes)
         }
         return bytes
     }
 
-    /// A stored chunk, decoded.
+    /// A stored chunk, read in place: a lookup binary-searches its digests without decoding the
+    /// chunk's other entries.
     struct Chunk {
-        let entries: [StateIndexEntry]
+        static let headerSize = 20
 
-        /// nil when the bytes are not exactly the entries they count (damage).
+        private let bytes: [UInt8]
+        let count: Int
+        private let hashWidth: Int
+        private let targetWidth: Int
+        private let baseHash: Int64
+        private let baseTarget: Int64
+
+        /// nil when the bytes are not exactly the entries their header counts (damage).
         init?(_ bytes: [UInt8]) {
-            guard let entries = bytes.withUnsafeBufferPointer(Self.decode) else { return nil }
-            self.entries = entries
+            guard bytes.count >= Self.headerSize, bytes[2] <= 8, bytes[3] <= 8 else { return nil }
+            count = Int(Self.load(bytes, at: 0, width: 2))
+            hashWidth = Int(bytes[2])
+            targetWidth = Int(bytes[3])
+            guard bytes.count == Self.headerSize + count * (hashWidth + targetWidth) else { return nil }
+            baseHash = Int64(bitPattern: Self.load(bytes, at: 4, width: 8))
+            baseTarget = Int64(bitPattern: Self.load(bytes, at: 12, width: 8))
+            self.bytes = bytes
         }
 
-        var count: Int { entries.count }
-
-        subscript(position: Int) -> StateIndexEntry { entries[position] }
-
-        /// The entries under `hash`, found by a binary search over the digests.
-        func entries(of hash: Int64) -> ArraySlice<StateIndexEntry> {
-            let first = entries.firstIndex(past: { $0.hash < hash })
-            return entries[first...].prefix { $0.hash == hash }
+        subscript(position: Int) -> StateIndexEntry {
+            let offset = Self.headerSize + position * (hashWidth + targetWidth)
+            return StateIndexEntry(
+                hash: baseHash &+ Int64(bitPattern: Self.load(bytes, at: offset, width: hashWidth)),
+                target: baseTarget &+ Int64(bitPattern: Self.load(bytes, at: offset + hashWidth, width: targetWidth)))
         }
 
-        private static func decode(_ bytes: UnsafeBufferPointer<UInt8>) -> [StateIndexEntry]? {
-            var position = 0
-            // An entry takes two bytes at least: a count past that is damage, not a size to reserve.
-            guard let count = Varint.read(bytes, at: &position), count <= UInt64(bytes.count / 2) else { return nil }
-            var entries: [StateIndexEntry] = []
-            entries.reserveCapacity(Int(count))
-            var previous = StateIndexEntry(hash: 0, target: 0)
-            for _ in 0..<count {
-                guard let hash = Varint.read(bytes, at: &position), let target = Varint.read(bytes, at: &position) else { return nil }
-                previous = StateIndexEntry(
-                    hash: previous.hash &+ Int64(bitPattern: hash), target: previous.target &+ Varint.unzigzag(target))
-                entries.append(previous)
+        private func hash(at position: Int) -> Int64 {
+            baseHash &+ Int64(bitPattern: Self.load(bytes, at: Self.headerSize + position * (hashWidth + targetWidth), width: hashWidth))
+        }
+
+        /// The entries under `hash`, found by a binary search over the stored digests.
+        func entries(of hash: Int64) -> [StateIndexEntry] {
+            let first = (0..<count).firstIndex(past: { self.hash(at: $0) < hash })
+            return (first..<count).lazy.prefix { self.hash(at: $0) == hash }.map { self[$0] }
+        }
+
+        /// The bytes a value below 2⁶⁴ needs.
+        static func width(_ value: UInt64) -> Int { (64 - value.leadingZeroBitCount + 7) / 8 }
+
+        static func append(_ value: UInt64, width: Int, to bytes: inout [UInt8]) {
+            for byte in 0..<width { bytes.append(UInt8(truncatingIfNeeded: value >> (8 * UInt64(byte)))) }
+        }
+
+        private static func load(_ bytes: [UInt8], at offset: Int, width: Int) -> UInt64 {
+            bytes.withUnsafeBufferPointer { buffer in
+                var value: UInt64 = 0
+                for byte in 0..<width { value |= UInt64(buffer[offset + byte]) << (8 * UInt64(byte)) }
+                return value
             }
-            return position == bytes.count ? entries : nil
         }
     }
 }

@@ -32,9 +32,12 @@ enum StateTextForm: UInt64 {
         var upper = true
         var lower = true
         for (index, character) in text.enumerated() {
-            if [8, 13, 18, 23].contains(index) {
+            switch index {
+            case 8, 13, 18, 23:
                 guard character == UInt8(ascii: "-") else { return nil }
                 continue
+            default:
+                break
             }
             if hexValue(character, upper: true) == nil { upper = false }
             if hexValue(character, upper: false) == nil { lower = false }
