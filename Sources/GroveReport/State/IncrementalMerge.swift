@@ -26,7 +26,7 @@ struct IncrementalMerge {
     /// The stored records of S.
     private var before = PartialState()
     /// Key digests whose rows were read into `before`.
-    private var loaded = Set<Int64>()
+    private var loaded = IntegerMap<Void>()
     /// Stored rows read so far: what the night cost in the state, recorded with the run.
     private(set) var rowsRead = 0
     /// Records read in many rows, rewritten as one: appended with the run's own rows.
@@ -110,7 +110,7 @@ struct IncrementalMerge {
     /// Reads the stored records whose keys have these digests into `before` (each once), and
     /// rewrites a record stored in many rows as a single row.
     private mutating func load(_ digests: [Int64]) throws(StateError) {
-        let rows = try store.recordRows(hashes: digests.filter { loaded.insert($0).inserted }, through: lastStoredRow)
+        let rows = try store.recordRows(hashes: digests.filter { loaded.insert($0, ()) }, through: lastStoredRow)
         rowsRead += rows.count
         try StateRows.read(rows.lazy.map { StateRows.Row(key: $0.key, value: $0.value) }, into: &before, names: names)
         try StateCompaction.rewrite(rows, minimumRows: Self.compactionRows, into: &compacted, store: store, names: names)

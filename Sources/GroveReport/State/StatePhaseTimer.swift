@@ -2,10 +2,11 @@
 import Glibc
 #endif
 import Dispatch
+import Foundation
 
 /// `GROVE_REPORT_STATE_PHASES=1`: a stateful run writes how long each phase of its merge took
-/// to stderr (`state phase NAME MS`), for the nights benchmark and anyone asking where a night's
-/// time goes. Inert unless set.
+/// and the process's peak memory at its end to stderr (`state phase NAME MS peak MIB`), for the
+/// nights benchmark and anyone asking where a night's time and memory go. Inert unless set.
 struct StatePhaseTimer {
     private static let enabled = getenv("GROVE_REPORT_STATE_PHASES").map { String(cString: $0) == "1" } ?? false
     private var last = DispatchTime.now().uptimeNanoseconds
@@ -15,8 +16,17 @@ struct StatePhaseTimer {
         guard Self.enabled else { return }
         let now = DispatchTime.now().uptimeNanoseconds
         let milliseconds = Double(now - last) / 1e6
-        let line = Array("state phase \(name) \((milliseconds * 10).rounded() / 10)\n".utf8)
+        let line = Array("state phase \(name) \((milliseconds * 10).rounded() / 10) peak \(Self.peakMebibytes())\n".utf8)
         _ = line.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
         last = now
+    }
+
+    /// The process's peak resident memory so far (`VmHWM`), in MiB; 0 where it cannot be read.
+    private static func peakMebibytes() -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+              let kibibytes = Int(line.split(separator: " ").dropFirst().first ?? "")
+        else { return 0 }
+        return kibibytes / 1024
     }
 }

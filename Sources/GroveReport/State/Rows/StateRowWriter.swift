@@ -8,7 +8,7 @@ struct StateRowWriter {
     let names: StateNames
     private(set) var bytes: [UInt8] = []
     /// The numbers of the names written so far, by symbol: a name is looked up once a table.
-    private var nameNumbers: [Symbol: Int64] = [:]
+    private var nameNumbers = IntegerMap<Int64>()
 
     init(symbols: SymbolTable, names: StateNames) {
         self.symbols = symbols
@@ -41,9 +41,9 @@ struct StateRowWriter {
     /// A name: 0 when absent, else its number in `names`.
     mutating func name(_ symbol: Symbol?) throws(StateError) {
         guard let symbol else { return varint(0) }
-        if let known = nameNumbers[symbol] { return varint(UInt64(known)) }
+        if let known = nameNumbers[Int64(symbol.raw)] { return varint(UInt64(known)) }
         let number = try names.number(of: symbols.bytes(symbol))
-        nameNumbers[symbol] = number
+        nameNumbers.insert(Int64(symbol.raw), number)
         varint(UInt64(number))
     }
 
