@@ -259,6 +259,13 @@ final class StateStore {
     /// Adds rows to records (a key's first row creates it) and their digests to the key index,
     /// as one run.
     func appendRecordRows(_ batch: consuming StateRowBatch) throws(StateError) {
+        try indexRecordRows(insertRecordRows(batch))
+    }
+
+    /// Adds rows to records, in digest order, and gives their key index entries: a night inserts
+    /// its rows (and lets their bytes go) before it loads the stored keys it touches, and indexes
+    /// them with the rows compaction rewrites, as one run, after.
+    func insertRecordRows(_ batch: consuming StateRowBatch) throws(StateError) -> [StateIndexEntry] {
         batch.sortByDigest()
         var entries: [StateIndexEntry] = []
         entries.reserveCapacity(batch.count)
@@ -268,8 +275,13 @@ final class StateStore {
                 try insert.run(key, value)
                 entries.append(StateIndexEntry(hash: digest, target: connection.lastInsertRowID))
             }
-            try recordIndex.add(entries)
         }
+        return entries
+    }
+
+    /// Adds key index entries of inserted rows as one run.
+    func indexRecordRows(_ entries: consuming [StateIndexEntry]) throws(StateError) {
+        try mapping { () throws(SQLiteError) in try recordIndex.add(entries) }
     }
 
     // MARK: Names
