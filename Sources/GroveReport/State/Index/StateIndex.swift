@@ -216,27 +216,36 @@ final class StateIndex {
             var chunk = 0
             var entries: StateIndexEntry.Chunk
             var position = 0
-            var current: StateIndexEntry? { position < entries.count ? entries[position] : nil }
+            /// The entry at `position`, decoded once.
+            var current: StateIndexEntry?
+
+            init(run: Run, entries: StateIndexEntry.Chunk) {
+                self.run = run
+                self.entries = entries
+                current = entries.count > 0 ? entries[0] : nil
+            }
         }
         var cursors: [Cursor] = []
         for run in runs where !run.fences.isEmpty {
             cursors.append(Cursor(run: run, entries: try read(chunk: run.firstChunk)))
         }
         let run = try write(capacity: runs.reduce(0) { $0 + $1.entries }) { () throws(SQLiteError) -> StateIndexEntry? in
-            var next: Int?
+            var next: (index: Int, entry: StateIndexEntry)?
             for index in cursors.indices {
                 guard let entry = cursors[index].current else { continue }
-                if let best = next, let least = cursors[best].current, least <= entry { continue }
-                next = index
+                if let best = next, best.entry <= entry { continue }
+                next = (index, entry)
             }
-            guard let next, let entry = cursors[next].current else { return nil }
-            cursors[next].position += 1
-            if cursors[next].position == cursors[next].entries.count, cursors[next].chunk + 1 < cursors[next].run.fences.count {
-                try deleteChunks(cursors[next].run.firstChunk + Int64(cursors[next].chunk), through: nil)
-                cursors[next].chunk += 1
-                cursors[next].position = 0
-                cursors[next].entries = try read(chunk: cursors[next].run.firstChunk + Int64(cursors[next].chunk))
+            guard let (index, entry) = next else { return nil }
+            cursors[index].position += 1
+            if cursors[index].position == cursors[index].entries.count, cursors[index].chunk + 1 < cursors[index].run.fences.count {
+                try deleteChunks(cursors[index].run.firstChunk + Int64(cursors[index].chunk), through: nil)
+                cursors[index].chunk += 1
+                cursors[index].position = 0
+                cursors[index].entries = try read(chunk: cursors[index].run.firstChunk + Int64(cursors[index].chunk))
             }
+            let cursor = cursors[index]
+            cursors[index].current = cursor.position < cursor.entries.count ? cursor.entries[cursor.position] : nil
             return entry
         }
         for old in runs { try delete(old) }

@@ -17,19 +17,24 @@ struct StateIndexEntry: Comparable, Hashable {
     /// where they lie: a night asks for most chunks of every run, and decoding each whole (as
     /// varint steps would need) cost more than the lookups.
     static func encode(_ entries: some Collection<StateIndexEntry>) -> [UInt8] {
-        let baseHash = entries.lazy.map(\.hash).min() ?? 0
-        let baseTarget = entries.lazy.map(\.target).min() ?? 0
-        let hashWidth = Chunk.width(entries.lazy.map { UInt64(bitPattern: $0.hash &- baseHash) }.max() ?? 0)
-        let targetWidth = Chunk.width(entries.lazy.map { UInt64(bitPattern: $0.target &- baseTarget) }.max() ?? 0)
+        var least = StateIndexEntry(hash: .max, target: .max)
+        var most = StateIndexEntry(hash: .min, target: .min)
+        for entry in entries {
+            least = StateIndexEntry(hash: min(least.hash, entry.hash), target: min(least.target, entry.target))
+            most = StateIndexEntry(hash: max(most.hash, entry.hash), target: max(most.target, entry.target))
+        }
+        if entries.isEmpty { (least, most) = (StateIndexEntry(hash: 0, target: 0), StateIndexEntry(hash: 0, target: 0)) }
+        let hashWidth = Chunk.width(UInt64(bitPattern: most.hash &- least.hash))
+        let targetWidth = Chunk.width(UInt64(bitPattern: most.target &- least.target))
         var bytes: [UInt8] = []
         bytes.reserveCapacity(Chunk.headerSize + entries.count * (hashWidth + targetWidth))
         Chunk.append(UInt64(entries.count), width: 2, to: &bytes)
         bytes += [UInt8(hashWidth), UInt8(targetWidth)]
-        Chunk.append(UInt64(bitPattern: baseHash), width: 8, to: &bytes)
-        Chunk.append(UInt64(bitPattern: baseTarget), width: 8, to: &bytes)
+        Chunk.append(UInt64(bitPattern: least.hash), width: 8, to: &bytes)
+        Chunk.append(UInt64(bitPattern: least.target), width: 8, to: &bytes)
         for entry in entries {
-            Chunk.append(UInt64(bitPattern: entry.hash &- baseHash), width: hashWidth, to: &bytes)
-            Chunk.append(UInt64(bitPattern: entry.target &- baseTarget), width: targetWidth, to: &bytes)
+            Chunk.append(UInt64(bitPattern: entry.hash &- least.hash), width: hashWidth, to: &bytes)
+            Chunk.append(UInt64(bitPattern: entry.target &- least.target), width: targetWidth, to: &bytes)
         }
         return bytes
     }
@@ -79,7 +84,7 @@ struct StateIndexEntry: Comparable, Hashable {
         static func width(_ value: UInt64) -> Int { (64 - value.leadingZeroBitCount + 7) / 8 }
 
         static func append(_ value: UInt64, width: Int, to bytes: inout [UInt8]) {
-            for byte in 0..<width { bytes.append(UInt8(truncatingIfNeeded: value >> (8 * UInt64(byte)))) }
+            withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0.prefix(width)) }
         }
 
         private static func load(_ bytes: [UInt8], at offset: Int, width: Int) -> UInt64 {

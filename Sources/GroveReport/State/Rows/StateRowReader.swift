@@ -5,7 +5,7 @@ struct StateRowReader {
     var symbols: SymbolTable
     let names: StateNames
     /// The symbols of the names read so far, by number: a name is interned once a table.
-    private var nameSymbols: [Int64: Symbol] = [:]
+    private var nameSymbols = IntegerMap<Symbol>()
     private var bytes: [UInt8] = []
     private var position = 0
 
@@ -83,7 +83,7 @@ struct StateRowReader {
         if let known = nameSymbols[number] { return known }
         guard let name = try names.name(number: number) else { throw damaged("an unknown name") }
         let symbol = symbols.intern(name)
-        nameSymbols[number] = symbol
+        nameSymbols.insert(number, symbol)
         return symbol
     }
 
