@@ -1,3 +1,5 @@
+import CSQLite
+
 /// What `grove-report state FILE` prints: the schema version and every run with its inputs,
 /// read without taking the writer's lock (WAL lets it read while a night is being ingested).
 /// Like a writer, it waits up to `--lock-wait` when a writer holds the whole file (as it does
@@ -62,10 +64,21 @@ public struct StateOverview {
 
     /// Keys and rows by kind, and bytes by table.
     private mutating func readContents(_ connection: SQLiteConnection) throws(SQLiteError) {
-        let byKind = try connection.prepare(
-            "SELECT substr(key, 1, 1), count(DISTINCT key), count(*) FROM records GROUP BY 1 ORDER BY 1")
-        while try byKind.step() {
-            kinds.append(Kind(name: StateRows.kindName(of: byKind.blob(0)), keys: Int(byKind.integer(1)), rows: Int(byKind.integer(2))))
+        // Rows are stored sixteen to a block (`StateRowBlock`): counted here, keys as distinct keys.
+        var byKind: [UInt8: (keys: Set<[UInt8]>, rows: Int)] = [:]
+        let blocks = try connection.prepare("SELECT rows FROM records")
+        while try blocks.step() {
+            guard let rows = StateRowBlock.decode(blocks.blob(0)) else {
+                throw SQLiteError(code: SQLITE_CORRUPT, message: "a block of record rows is cut")
+            }
+            for row in rows {
+                guard let kind = row.key.first else { continue }
+                byKind[kind, default: ([], 0)].keys.insert(row.key)
+                byKind[kind, default: ([], 0)].rows += 1
+            }
+        }
+        for (kind, counts) in byKind.sorted(by: { $0.key < $1.key }) {
+            kinds.append(Kind(name: StateRows.kindName(of: [kind]), keys: counts.keys.count, rows: counts.rows))
         }
         let bySize = try connection.prepare("SELECT name, sum(pgsize) FROM dbstat GROUP BY name ORDER BY 2 DESC, 1")
         while try bySize.step() { tableBytes.append((bySize.text(0), Int(bySize.integer(1)))) }

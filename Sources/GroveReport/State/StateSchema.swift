@@ -62,7 +62,7 @@ enum StateSchema {
 
     /// The rows and their indexes (what the migrations from versions 2 and 3 write anew).
     static let recordTable = """
-        CREATE TABLE records (id INTEGER PRIMARY KEY, key BLOB NOT NULL, value BLOB NOT NULL);
+        CREATE TABLE records (id INTEGER PRIMARY KEY, rows BLOB NOT NULL);
         \(StateIndex.tables)
         """
 

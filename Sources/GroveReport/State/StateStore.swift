@@ -219,12 +219,15 @@ final class StateStore {
         return prepared
     }
 
-    /// The id of the last record row stored: a run reads rows up to it, never its own.
+    /// The address of the last record row stored (`StateRowBlock`): a run reads rows up to it,
+    /// never its own.
     func lastRecordID() throws(StateError) -> Int64 {
-        try mapping { () throws(SQLiteError) in try connection.integer("SELECT coalesce(max(id), 0) FROM records") }
+        let block = try mapping { () throws(SQLiteError) in try connection.integer("SELECT coalesce(max(id), 0) FROM records") }
+        return block == 0 ? 0 : StateRowBlock.address(block: block, slot: StateRowBlock.capacity - 1)
     }
 
-    /// One stored row of a record: a record is the merge of all the rows under its key.
+    /// One stored row of a record: a record is the merge of all the rows under its key. `id` is
+    /// its address (`StateRowBlock`).
     struct RecordRow {
         var id: Int64
         var digest: Int64
@@ -232,29 +235,56 @@ final class StateStore {
         var value: [UInt8]
     }
 
-    /// The rows of every record whose key has one of `hashes`, up to row `last`, in digest order
-    /// (a key's rows in the order they were stored). The key index gives their ids, which are
-    /// read in order, page by page.
+    /// The rows of every record whose key has one of `hashes`, up to address `last`, in digest
+    /// order (a key's rows in the order they were stored). The key index gives their addresses;
+    /// their blocks are read in order, page by page.
     func recordRows(hashes: [Int64], through last: Int64) throws(StateError) -> [RecordRow] {
-        let ids = try mapping { () throws(SQLiteError) in try recordIndex.entries(of: hashes) }.map(\.target).filter { $0 <= last }
-        return try rows(
-            "SELECT r.id, r.key, r.value FROM json_each(?) w CROSS JOIN records r ON r.id = w.value",
-            [.text(Self.jsonArray(ids))], recordRow
-        )
-        .sorted { ($0.digest, $0.id) < ($1.digest, $1.id) }
+        let addresses = try mapping { () throws(SQLiteError) in try recordIndex.entries(of: hashes) }.map(\.target).filter { $0 <= last }
+        var slots: [Int64: [Int]] = [:]
+        for address in addresses { slots[StateRowBlock.block(of: address), default: []].append(StateRowBlock.slot(of: address)) }
+        var rows: [RecordRow] = []
+        try blocks("SELECT r.id, r.rows FROM json_each(?) w CROSS JOIN records r ON r.id = w.value", [.text(Self.jsonArray(Array(slots.keys)))]) {
+            block, stored throws(SQLiteError) in
+            for slot in slots[block] ?? [] {
+                guard slot < stored.count else { throw Self.damagedBlock }
+                try append(stored[slot], at: StateRowBlock.address(block: block, slot: slot), to: &rows)
+            }
+        }
+        return rows.sorted { ($0.digest, $0.id) < ($1.digest, $1.id) }
     }
 
     /// Every stored row of every record, in row order: for recomputing the per-scope results
     /// from the records (`StateRecompute`), which reads the whole state once.
     func allRecordRows() throws(StateError) -> [RecordRow] {
-        try rows("SELECT id, key, value FROM records ORDER BY id", [], recordRow)
+        var rows: [RecordRow] = []
+        try blocks("SELECT id, rows FROM records ORDER BY id", []) { block, stored throws(SQLiteError) in
+            for (slot, row) in stored.enumerated() { try append(row, at: StateRowBlock.address(block: block, slot: slot), to: &rows) }
+        }
+        return rows
     }
 
-    /// A row of (id, key, value) under its key's digest, which is not stored: the key gives it.
-    private func recordRow(_ row: SQLiteStatement) -> RecordRow {
-        let key = row.blob(1)
-        return RecordRow(id: row.integer(0), digest: digest.of(key), key: key, value: row.blob(2))
+    /// Adds a stored row under its key's digest, which is not stored (the key gives it), unless
+    /// compaction deleted it.
+    private func append(_ row: StateRows.Row, at address: Int64, to rows: inout [RecordRow]) throws(SQLiteError) {
+        guard !row.key.isEmpty else { return }
+        rows.append(RecordRow(id: address, digest: digest.of(row.key), key: row.key, value: row.value))
     }
+
+    /// Calls `body` with each block `sql` selects (id, rows), decoded.
+    private func blocks(
+        _ sql: String, _ values: [SQLiteStatement.Value], _ body: (Int64, [StateRows.Row]) throws(SQLiteError) -> Void
+    ) throws(StateError) {
+        try mapping { () throws(SQLiteError) in
+            let select = try statement(sql).bind(values)
+            defer { select.reset() }
+            while try select.step() {
+                guard let stored = StateRowBlock.decode(select.blob(1)) else { throw Self.damagedBlock }
+                try body(select.integer(0), stored)
+            }
+        }
+    }
+
+    private static let damagedBlock = SQLiteError(code: SQLITE_CORRUPT, message: "a block of record rows is cut or lacks a row")
 
     /// Adds rows to records (a key's first row creates it) and their digests to the key index,
     /// as one run.
@@ -270,11 +300,24 @@ final class StateStore {
         var entries: [StateIndexEntry] = []
         entries.reserveCapacity(batch.count)
         try mapping { () throws(SQLiteError) in
-            let insert = try statement("INSERT INTO records (key, value) VALUES (?, ?)")
-            try batch.forEach { (digest, key, value) throws(SQLiteError) in
-                try insert.run(key, value)
-                entries.append(StateIndexEntry(hash: digest, target: connection.lastInsertRowID))
+            let insert = try statement("INSERT INTO records (rows) VALUES (?)")
+            var builder = StateRowBlock.Builder()
+            var digests: [Int64] = []
+            func flush() throws(SQLiteError) {
+                guard builder.count > 0 else { return }
+                try insert.run([.blob(builder.take())])
+                let block = connection.lastInsertRowID
+                for (slot, digest) in digests.enumerated() {
+                    entries.append(StateIndexEntry(hash: digest, target: StateRowBlock.address(block: block, slot: slot)))
+                }
+                digests.removeAll(keepingCapacity: true)
             }
+            try batch.forEach { (digest, key, value) throws(SQLiteError) in
+                if !builder.fits(keyCount: key.count, valueCount: value.count) { try flush() }
+                builder.append(key: key, value: value)
+                digests.append(digest)
+            }
+            try flush()
         }
         return entries
     }
@@ -304,9 +347,9 @@ final class StateStore {
 
     /// The digests of the keys stored in more than one row.
     func digestsOfKeysInSeveralRows() throws(StateError) -> [Int64] {
-        var digests = try rows("SELECT key FROM records GROUP BY key HAVING count(*) > 1", []) { digest.of($0.blob(0)) }.sorted()
-        digests.removeDuplicates()
-        return digests
+        var rows: [Int64: Int] = [:]
+        for row in try allRecordRows() { rows[row.digest, default: 0] += 1 }
+        return rows.filter { $0.value > 1 }.keys.sorted()
     }
 
     /// The file's size as SQLite counts it (pages × page size), without the `-wal` beside it.
@@ -322,8 +365,15 @@ final class StateStore {
         try mapping { () throws(SQLiteError) in try connection.execute("VACUUM") }
     }
 
+    /// Deletes the row at address `id`: its slot is emptied, so the block's other rows keep
+    /// their addresses.
     func deleteRecordRow(id: Int64) throws(StateError) {
-        try run("DELETE FROM records WHERE id = ?", [.integer(id)])
+        let block = StateRowBlock.block(of: id)
+        let stored = try rows("SELECT rows FROM records WHERE id = ?", [.integer(block)]) { $0.blob(0) }
+        guard let bytes = stored.first, let kept = StateRowBlock.deleting(slot: StateRowBlock.slot(of: id), from: bytes) else {
+            throw StateError.damaged(path: path, reason: Self.damagedBlock.message)
+        }
+        try run("UPDATE records SET rows = ? WHERE id = ?", [.blob(kept), .integer(block)])
     }
 
     /// Records that records belong to what links name (a click, a unit): (link, record hash)
@@ -342,7 +392,7 @@ final class StateStore {
     /// the rows compaction deleted, each under its key's digest), the links merged
     /// (`state --compact`).
     func rebuildIndexes() throws(StateError) {
-        let entries = try rows("SELECT id, key FROM records", []) { StateIndexEntry(hash: digest.of($0.blob(1)), target: $0.integer(0)) }
+        let entries = try allRecordRows().map { StateIndexEntry(hash: $0.digest, target: $0.id) }
         try mapping { () throws(SQLiteError) in
             try recordIndex.replaceAll(with: entries)
             try linkIndex.mergeAll()
