@@ -35,6 +35,24 @@ struct StateLayoutTests {
         try storedRows(state).reduce(0) { $0 + $1.key.count + $1.value.count }
     }
 
+    /// A new state vacuums incrementally: the pages a night's index merges and compaction free
+    /// go back at its commit, so the file holds no free page between nights.
+    @Test func aNightLeavesNoFreePage() throws {
+        let directory = try temporaryDirectory()
+        let files = try StateTests.splitLogs(into: directory, files: 10, seed: 23, events: 6000)
+        let state = directory + "/state.db"
+        var runs: [Int] = []
+        for file in files {
+            let night = try execute(["run", "--state", state, "--out", directory + "/out", "--max-reject-rate", "1", file])
+            #expect(night.status == 0, "\(night.stderr)")
+            #expect(try Self.scalar(state, "PRAGMA auto_vacuum") == "2")
+            #expect(try Self.scalar(state, "PRAGMA freelist_count") == "0")
+            runs.append(Int(try Self.scalar(state, "SELECT count(*) FROM index_runs")) ?? 0)
+        }
+        // Some night merged runs of one size class: it freed pages, and gave them back.
+        #expect(zip(runs, runs.dropFirst()).contains { $0 > $1 }, "index runs after each night: \(runs)")
+    }
+
     @Test func keysTouchedEveryNightAreCompactedAndStillAddUp() throws {
         let directory = try temporaryDirectory()
         // Shuffled shares of few events: the same installs and clicks come back night after night,

@@ -57,6 +57,9 @@ final class StateStore {
             // memory of late nights (the kernel's page cache serves the rereads).
             try connection.execute("PRAGMA cache_size = -4096")
             try connection.execute("PRAGMA temp_store = MEMORY")
+            // Incremental vacuum lets a night give back the pages its merges freed (`commit`);
+            // SQLite takes it only before the file's first page is written.
+            if creating { try connection.execute("PRAGMA auto_vacuum = INCREMENTAL") }
             try connection.execute("BEGIN IMMEDIATE")
         }
         if !creating, try mapping({ () throws(SQLiteError) in try connection.integer("PRAGMA user_version") }) == 0 {
@@ -127,7 +130,12 @@ final class StateStore {
     /// Makes every change of this run durable at once.
     func commit() throws(StateError) {
         for statement in statements.values { statement.reset() }
-        try mapping { () throws(SQLiteError) in try connection.execute("COMMIT") }
+        try mapping { () throws(SQLiteError) in
+            // The pages the night's index merges and compaction freed go back to the file system
+            // (a state made before schema 6 has no incremental vacuum: a no-op until
+            // `state --compact` turns it on).
+            try connection.execute("PRAGMA incremental_vacuum; COMMIT")
+        }
         open = false
     }
 
@@ -362,7 +370,8 @@ final class StateStore {
     /// Rebuilds the file without its free pages (after `commit()`, outside any transaction).
     func vacuum() throws(StateError) {
         statements = [:]
-        try mapping { () throws(SQLiteError) in try connection.execute("VACUUM") }
+        // A state made before schema 6 gets incremental vacuum as it is rewritten.
+        try mapping { () throws(SQLiteError) in try connection.execute("PRAGMA auto_vacuum = INCREMENTAL; VACUUM") }
     }
 
     /// Deletes the row at address `id`: its slot is emptied, so the block's other rows keep

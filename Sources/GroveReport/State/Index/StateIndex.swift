@@ -6,8 +6,8 @@ import CSQLite
 /// A B-tree keyed by digest (schema 4's `records_by_hash` and `links`) takes each night's new
 /// digests at random places, so a night dirtied, wrote and logged most of its pages: a night's
 /// cost grew with the state. Here a night writes one new run (its own entries, sorted, in chunks
-/// of `entriesPerChunk`) and, when `fanIn` runs of one size class are the newest, merges them
-/// into one; an entry is rewritten about log₄ of (all entries / a night's) times over the
+/// of about `chunkBudget` bytes) and, when the `fanIn` newest runs are of about one size (or the
+/// index has more than `mostRuns`), merges them into one; an entry is rewritten about log₄ of (all entries / a night's) times over the
 /// state's life, each time in sequence. A lookup asks each run's Bloom filter and reads only the
 /// chunk where a passing digest would lie (the run's fences, the first digest of every chunk,
 /// say which).
@@ -36,23 +36,20 @@ final class StateIndex {
             let through = fences.firstIndex(past: { $0 <= hash })
             return max(below - 1, 0)...max(through - 1, 0)
         }
-
-        /// Runs of about the same size share a class (powers of `fanIn`), and merge when `fanIn` of
-        /// one class are the newest.
-        var sizeClass: Int {
-            var size = max(entries, 1)
-            var sizeClass = 0
-            while size >= StateIndex.fanIn {
-                size /= StateIndex.fanIn
-                sizeClass += 1
-            }
-            return sizeClass
-        }
     }
 
-    /// 160 entries: about 1.2 KB stored (`StateIndexEntry.encode`), three chunks a 4 KiB page.
-    static let entriesPerChunk = 160
+    /// The bytes a chunk is filled to (`StateIndexEntry.encode`): four fill a 4 KiB page. 160
+    /// entries whatever their widths left a third of the pages of merged runs (nine bytes an
+    /// entry: two chunks a page) empty.
+    static let chunkBudget = 1_000
     static let fanIn = 4
+    /// The runs an index keeps at most.
+    static let mostRuns = 8
+
+    private static func ofAboutOneSize(_ runs: some Collection<Run>) -> Bool {
+        let sizes = runs.map(\.entries)
+        return (sizes.max() ?? 0) <= 2 * (sizes.min() ?? 0)
+    }
 
     let kind: Kind
     private let connection: SQLiteConnection
@@ -144,7 +141,7 @@ final class StateIndex {
         while try select.step() {
             let entries = Int(select.integer(1))
             let fenceBytes = select.blob(4)
-            guard entries >= 0, fenceBytes.count == 8 * Self.chunkCount(entries: entries),
+            guard entries >= 0, fenceBytes.count % 8 == 0, (entries == 0) == fenceBytes.isEmpty, fenceBytes.count / 8 <= entries,
                   let filter = StateKeyFilter(capacity: Int(select.integer(2)), bytes: select.blob(5))
             else {
                 throw Self.damage("an index run does not fit its entries")
@@ -179,13 +176,19 @@ final class StateIndex {
 
     // MARK: Writing
 
-    /// Adds `entries` as a new run (sorted, repeats dropped), then merges the newest runs while
-    /// `fanIn` of them share a size class.
+    /// Adds `entries` as a new run (sorted, repeats dropped), then merges the `fanIn` newest runs
+    /// while they are of about one size (the largest at most twice the smallest), or while there
+    /// are more than `mostRuns`.
+    ///
+    /// Size classes by powers of `fanIn` (schema 5) never merged nights whose sizes straddle a
+    /// class boundary, so runs, and the lookups of every night, piled up; runs within a factor
+    /// of two of each other merge whatever their sizes, and the cap bounds a night's lookups
+    /// when nights differ more than that.
     func add(_ entries: [StateIndexEntry]) throws(SQLiteError) {
         guard !entries.isEmpty else { return }
         var runs = try runs()
         runs.append(try write(entries.sorted(), capacity: entries.count))
-        while runs.count >= Self.fanIn, Set(runs.suffix(Self.fanIn).map(\.sizeClass)).count == 1 {
+        while runs.count >= Self.fanIn, Self.ofAboutOneSize(runs.suffix(Self.fanIn)) || runs.count > Self.mostRuns {
             let merged = try merge(Array(runs.suffix(Self.fanIn)))
             runs.removeLast(Self.fanIn)
             runs.append(merged)
@@ -266,22 +269,31 @@ final class StateIndex {
         var filter = StateKeyFilter(capacity: capacity)
         var fences: [Int64] = []
         var chunk: [StateIndexEntry] = []
-        chunk.reserveCapacity(Self.entriesPerChunk)
+        // The least and most target of the chunk (its digests are in order).
+        var targets = (least: Int64.max, most: Int64.min)
         var count = 0
         func flush() throws(SQLiteError) {
             guard let first = chunk.first else { return }
             try insertChunk.run([.integer(firstChunk + Int64(fences.count)), .blob(StateIndexEntry.encode(chunk))])
             fences.append(first.hash)
             chunk.removeAll(keepingCapacity: true)
+            targets = (.max, .min)
         }
         var previous: StateIndexEntry?
         while let entry = try next() {
             guard entry != previous else { continue }
             previous = entry
             filter.add(entry.hash)
+            if let first = chunk.first {
+                let least = min(targets.least, entry.target)
+                let most = max(targets.most, entry.target)
+                let width = StateIndexEntry.Chunk.width(UInt64(bitPattern: entry.hash &- first.hash))
+                    + StateIndexEntry.Chunk.width(UInt64(bitPattern: most &- least))
+                if StateIndexEntry.Chunk.headerSize + (chunk.count + 1) * width > Self.chunkBudget { try flush() }
+            }
             chunk.append(entry)
+            targets = (min(targets.least, entry.target), max(targets.most, entry.target))
             count += 1
-            if chunk.count == Self.entriesPerChunk { try flush() }
         }
         try flush()
         var fenceBytes: [UInt8] = []
@@ -314,8 +326,6 @@ final class StateIndex {
         }
         try delete.run([.integer(first), .integer(last ?? first)])
     }
-
-    private static func chunkCount(entries: Int) -> Int { (entries + entriesPerChunk - 1) / entriesPerChunk }
 
     private static func damage(_ reason: String) -> SQLiteError {
         SQLiteError(code: SQLITE_CORRUPT, message: reason)

@@ -12,7 +12,8 @@ struct StateIndexEntry: Comparable, Hashable {
     /// least values, in that many little-endian bytes.
     ///
     /// A chunk's 160 sorted digests of a run of a million span about 2³⁶, five bytes instead of
-    /// six; a night's key run has row ids within 160 of each other, one byte instead of six
+    /// six; a night's key run has row addresses within a few hundred of each other, one or two
+    /// bytes instead of six
     /// (schema 5 stored both as six bytes). Fixed widths keep the entries binary-searchable
     /// where they lie: a night asks for most chunks of every run, and decoding each whole (as
     /// varint steps would need) cost more than the lookups.
