@@ -155,17 +155,18 @@ final class StateIndex {
         return runs
     }
 
-    /// The chunk reader, prepared at first use.
-    private var chunkSelect: SQLiteStatement?
+    /// Statements prepared at first use, by their SQL.
+    private var prepared: [String: SQLiteStatement] = [:]
+
+    private func statement(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
+        if let statement = prepared[sql] { return statement }
+        let statement = try connection.prepare(sql)
+        prepared[sql] = statement
+        return statement
+    }
 
     private func read(chunk id: Int64) throws(SQLiteError) -> StateIndexEntry.Chunk {
-        let select: SQLiteStatement
-        if let chunkSelect {
-            select = chunkSelect
-        } else {
-            select = try connection.prepare("SELECT entries FROM index_chunks WHERE id = ?")
-            chunkSelect = select
-        }
+        let select = try statement("SELECT entries FROM index_chunks WHERE id = ?")
         try select.bind([.integer(id)])
         guard try select.step(), let entries = StateIndexEntry.Chunk(select.blob(0)) else {
             throw Self.damage("an index chunk is missing or cut")
@@ -312,19 +313,9 @@ final class StateIndex {
         try connection.prepare("DELETE FROM index_runs WHERE id = ?").run([.integer(run.id)])
     }
 
-    /// The chunk reader, prepared at first use.
-    private var chunkDelete: SQLiteStatement?
-
     /// Deletes the chunks `first` through `last` (nil: `first` alone).
     private func deleteChunks(_ first: Int64, through last: Int64?) throws(SQLiteError) {
-        let delete: SQLiteStatement
-        if let chunkDelete {
-            delete = chunkDelete
-        } else {
-            delete = try connection.prepare("DELETE FROM index_chunks WHERE id BETWEEN ? AND ?")
-            chunkDelete = delete
-        }
-        try delete.run([.integer(first), .integer(last ?? first)])
+        try statement("DELETE FROM index_chunks WHERE id BETWEEN ? AND ?").run([.integer(first), .integer(last ?? first)])
     }
 
     private static func damage(_ reason: String) -> SQLiteError {
