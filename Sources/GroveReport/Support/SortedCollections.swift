@@ -31,3 +31,30 @@ extension Array where Element: Equatable {
         removeLast(count - kept)
     }
 }
+
+extension Array where Element: Comparable {
+    /// The elements of this sorted, distinct array that `other` (sorted, distinct) lacks, and
+    /// the two merged, in one pass over both.
+    func partitioned(against other: [Element]) -> (new: [Element], union: [Element]) {
+        var new: [Element] = []
+        var union: [Element] = []
+        union.reserveCapacity(count + other.count)
+        var mine = startIndex
+        var theirs = other.startIndex
+        while mine < endIndex || theirs < other.endIndex {
+            if theirs == other.endIndex || (mine < endIndex && self[mine] < other[theirs]) {
+                new.append(self[mine])
+                union.append(self[mine])
+                mine += 1
+            } else if mine == endIndex || other[theirs] < self[mine] {
+                union.append(other[theirs])
+                theirs += 1
+            } else {
+                union.append(self[mine])
+                mine += 1
+                theirs += 1
+            }
+        }
+        return (new, union)
+    }
+}
