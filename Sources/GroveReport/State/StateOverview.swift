@@ -64,8 +64,12 @@ public struct StateOverview {
 
     /// Keys and rows by kind, and bytes by table.
     private mutating func readContents(_ connection: SQLiteConnection) throws(SQLiteError) {
-        // Rows are stored sixteen to a block (`StateRowBlock`): counted here, keys as distinct keys.
-        var byKind: [UInt8: (keys: Set<[UInt8]>, rows: Int)] = [:]
+        // Rows are stored in blocks (`StateRowBlock`), read here one by one. Keys are counted as
+        // distinct 64-bit SipHashes of their bytes under a key of this process: eight bytes a key
+        // (a set of the keys themselves took hundreds of MB on a large state), and no sender can
+        // aim ids at a key it does not know.
+        let hashing = StateKeyDigest(key: SHA256Digest.randomBytes(16))
+        var byKind: [UInt8: (hashes: [UInt64], rows: Int)] = [:]
         let blocks = try connection.prepare("SELECT rows FROM records")
         while try blocks.step() {
             guard let rows = StateRowBlock.decode(blocks.blob(0)) else {
@@ -73,12 +77,14 @@ public struct StateOverview {
             }
             for row in rows {
                 guard let kind = row.key.first else { continue }
-                byKind[kind, default: ([], 0)].keys.insert(row.key)
+                byKind[kind, default: ([], 0)].hashes.append(row.key.withUnsafeBufferPointer(hashing.sipHash))
                 byKind[kind, default: ([], 0)].rows += 1
             }
         }
         for (kind, counts) in byKind.sorted(by: { $0.key < $1.key }) {
-            kinds.append(Kind(name: StateRows.kindName(of: [kind]), keys: counts.keys.count, rows: counts.rows))
+            var hashes = counts.hashes.sorted()
+            hashes.removeDuplicates()
+            kinds.append(Kind(name: StateRows.kindName(of: [kind]), keys: hashes.count, rows: counts.rows))
         }
         let bySize = try connection.prepare("SELECT name, sum(pgsize) FROM dbstat GROUP BY name ORDER BY 2 DESC, 1")
         while try bySize.step() { tableBytes.append((bySize.text(0), Int(bySize.integer(1)))) }
