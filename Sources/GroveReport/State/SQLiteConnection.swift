@@ -190,15 +190,19 @@ final class SQLiteStatement {
         return self
     }
 
-    /// Runs a statement of two blob parameters that returns no rows. The blobs are not copied:
-    /// SQLite reads them before this returns, and forgets them then.
-    func run(_ first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer) throws(SQLiteError) {
+    /// Runs a statement of one blob parameter that returns no rows. The blob is not copied:
+    /// SQLite reads it in place before this returns, and forgets it then.
+    func run(_ blob: [UInt8]) throws(SQLiteError) {
         sqlite3_reset(statement)
         defer { sqlite3_clear_bindings(statement) }
-        var status = bindStatic(1, first)
-        if status == SQLITE_OK { status = bindStatic(2, second) }
+        let status = blob.withUnsafeBytes { bytes -> Int32 in
+            let bound = bindStatic(1, bytes)
+            guard bound == SQLITE_OK else { return bound }
+            var stepped = sqlite3_step(statement)
+            while stepped == SQLITE_ROW { stepped = sqlite3_step(statement) }
+            return stepped == SQLITE_DONE ? SQLITE_OK : stepped
+        }
         guard status == SQLITE_OK else { throw connection.error(status) }
-        while try step() {}
     }
 
     /// Binds bytes SQLite must not keep past the statement's step (`SQLITE_STATIC`); an empty

@@ -313,7 +313,7 @@ final class StateStore {
             var digests: [Int64] = []
             func flush() throws(SQLiteError) {
                 guard builder.count > 0 else { return }
-                try insert.run([.blob(builder.take())])
+                try insert.run(builder.take())
                 let block = connection.lastInsertRowID
                 for (slot, digest) in digests.enumerated() {
                     entries.append(StateIndexEntry(hash: digest, target: StateRowBlock.address(block: block, slot: slot)))

@@ -21,11 +21,12 @@ enum StateRowBlock {
     /// A block being filled, row by row.
     struct Builder {
         private(set) var count = 0
-        private var body: [UInt8] = []
+        /// The count's byte (a count up to `capacity` is a one-byte varint), then the rows.
+        private var body: [UInt8] = [0]
 
         /// Whether a row of these lengths still fits (a first row always does).
         func fits(keyCount: Int, valueCount: Int) -> Bool {
-            count == 0 || (count < StateRowBlock.capacity && body.count + keyCount + valueCount + 4 <= StateRowBlock.budget)
+            count == 0 || (count < StateRowBlock.capacity && body.count + keyCount + valueCount + 3 <= StateRowBlock.budget)
         }
 
         mutating func append(key: some Collection<UInt8>, value: some Collection<UInt8>) {
@@ -38,13 +39,12 @@ enum StateRowBlock {
 
         /// The block as stored; the builder starts anew.
         mutating func take() -> [UInt8] {
-            var bytes: [UInt8] = []
-            bytes.reserveCapacity(body.count + 1)
-            Varint.append(UInt64(count), to: &bytes)
-            bytes += body
-            body.removeAll(keepingCapacity: true)
-            count = 0
-            return bytes
+            body[0] = UInt8(count)
+            defer {
+                body = [0]
+                count = 0
+            }
+            return body
         }
     }
 
