@@ -41,6 +41,31 @@ struct StateRowBlockTests {
         #expect(StateRowBlock.decode([0xFF, 0x7F]) == nil)
     }
 
+    /// What a night reads of a block: the slots it asks for, each once, and nothing past the
+    /// block's rows.
+    @Test func visitingGivesTheAskedSlotsOnlyAndRefusesDamage() throws {
+        var builder = StateRowBlock.Builder()
+        let rows = Self.rows(6)
+        for row in rows { builder.append(key: row.key, value: row.value) }
+        let block = builder.take()
+        func visited(_ bytes: [UInt8], _ slots: [Int]) -> [Int]? {
+            var seen: [Int] = []
+            let whole = bytes.withUnsafeBytes { raw in
+                StateRowBlock.visit(raw, slots: slots) { slot, key, value in
+                    #expect(Array(key) == rows[slot].key && Array(value) == rows[slot].value)
+                    seen.append(slot)
+                }
+            }
+            return whole ? seen : nil
+        }
+        #expect(visited(block, [1, 4, 4, 5]) == [1, 4, 5])
+        #expect(visited(block, [0]) == [0])
+        #expect(visited(block, []) == [])
+        #expect(visited(block, [2, 6]) == nil, "slot 6 is past the block's six rows")
+        #expect(visited(Array(block.dropLast()), [5]) == nil, "the last row is cut")
+        #expect(visited([], [0]) == nil)
+    }
+
     @Test func addressesNameABlockAndASlot() {
         for (block, slot) in [(Int64(1), 0), (7, StateRowBlock.capacity - 1), (123_456_789, 17)] {
             let address = StateRowBlock.address(block: block, slot: slot)

@@ -52,6 +52,8 @@ struct IncrementalMerge {
         // The totals over all keys are kept merged apart from the per-key records a night loads.
         try mergeTotals(Self.takeTotals(from: &sealed))
         var rows = try StateRows.rows(of: sealed, names: names, digest: digest)
+        // Added after the loads, so they look up only what earlier nights linked.
+        let links = Self.links(of: sealed, rows: rows, digest: digest)
         timer.lap("encode rows")
         // Inserted before the loads, so the rows' bytes are let go before the stored records
         // come in (a night's peak memory); indexed after them, with the rows compaction rewrites,
@@ -70,7 +72,7 @@ struct IncrementalMerge {
         entries += try store.insertRecordRows(take(&compacted, StateRowBatch()))
         try store.indexRecordRows(take(&entries, []))
         timer.lap("index rows")
-        try store.addLinks(Self.links(of: sealed, digest: digest, names: names))
+        try store.addLinks(links)
         timer.lap("add links")
         var changes = [Self.aggregates(of: before, scope: scope, windows: windows, sign: -1).state]
         timer.lap("join before")
@@ -129,28 +131,31 @@ struct IncrementalMerge {
     }
 
     /// This run's opens linked to the clicks their originals name, and its install records and
-    /// orders to the units they name. A merged record's click or units are those of one of its
-    /// rows, so linking every row's keeps every link a later night needs.
-    static func links(of fresh: PartialState, digest: StateKeyDigest, names: StateNames) throws(StateError) -> [StateKeyDigest.Link] {
+    /// orders to the units they name, by the digests of their rows in `rows` (the batch
+    /// `StateRows.rows(of: fresh)` made). A merged record's click or units are those of one of
+    /// its rows, so linking every row's keeps every link a later night needs.
+    static func links(of fresh: PartialState, rows: StateRowBatch, digest: StateKeyDigest) -> [StateKeyDigest.Link] {
         let symbols = fresh.symbols
-        var writer = StateRowWriter(symbols: symbols, names: names)
         var links: [StateKeyDigest.Link] = []
         let opens = fresh.attribution.opens
-        for (openID, open) in zip(opens.keys, opens.records) {
+        let firstOpen = StateRows.firstRow(of: OpenRecord.self, in: fresh)
+        for (index, open) in opens.records.enumerated() {
             guard let clickID = open.original.clickId else { continue }
-            let record = try StateRows.keyDigest(OpenRecord.self, openID, writer: &writer, digest: digest)
+            let record = rows.entries[firstOpen + index].digest
             links.append(StateKeyDigest.Link(name: digest.click(symbols.bytes(clickID)), record: record))
         }
         let installs = fresh.exposure.installs
-        for (pair, install) in zip(installs.keys, installs.records) {
-            let record = try StateRows.keyDigest(InstallRecord.self, pair, writer: &writer, digest: digest)
+        let firstInstall = StateRows.firstRow(of: InstallRecord.self, in: fresh)
+        for (index, install) in installs.records.enumerated() {
+            let record = rows.entries[firstInstall + index].digest
             for decision in install.decisions.values {
                 links.append(StateKeyDigest.Link(name: unitDigest(decision.unit, symbols, digest), record: record))
             }
         }
         let orders = fresh.exposure.orders
-        for (orderID, order) in zip(orders.keys, orders.records) {
-            let record = try StateRows.keyDigest(OrderRecord.self, orderID, writer: &writer, digest: digest)
+        let firstOrder = StateRows.firstRow(of: OrderRecord.self, in: fresh)
+        for (index, order) in orders.records.enumerated() {
+            let record = rows.entries[firstOrder + index].digest
             for unit in units(of: order) { links.append(StateKeyDigest.Link(name: unitDigest(unit, symbols, digest), record: record)) }
         }
         return links
@@ -164,12 +169,16 @@ struct IncrementalMerge {
         for side in [before, fresh] {
             var writer = StateRowWriter(symbols: side.symbols, names: names)
             let attribution = side.attribution
-            let named = attribution.clicks.keys.lazy.map(Optional.some) + attribution.bindings.keys.lazy.map(Optional.some)
-                + attribution.opens.records.lazy.map(\.original.clickId)
-            for case let id? in named {
+            // Each id once: most clicks are named by their binding and opens too.
+            var named = attribution.clicks.keys.map(\.raw) + attribution.bindings.keys.map(\.raw)
+                + attribution.opens.records.compactMap(\.original.clickId?.raw)
+            named.sort()
+            named.removeDuplicates()
+            for id in named.lazy.map(Symbol.init(raw:)) {
                 clicks.append(digest.click(side.symbols.bytes(id)))
-                records.append(try StateRows.keyDigest(ClickRecord.self, id, writer: &writer, digest: digest))
-                records.append(try StateRows.keyDigest(BindingRecord.self, id, writer: &writer, digest: digest))
+                let (click, binding) = try StateRows.clickAndBindingDigests(id, writer: &writer, digest: digest)
+                records.append(click)
+                records.append(binding)
             }
         }
         try load(records + store.linkedRecords(clicks))

@@ -250,6 +250,12 @@ final class SQLiteStatement {
         return Array(UnsafeRawBufferPointer(start: blob, count: Int(sqlite3_column_bytes(statement, column))))
     }
 
+    /// The column's bytes as a blob, in place: valid until the statement steps or resets.
+    func blobInPlace(_ column: Int32) -> UnsafeRawBufferPointer {
+        guard let blob = sqlite3_column_blob(statement, column) else { return UnsafeRawBufferPointer(start: nil, count: 0) }
+        return UnsafeRawBufferPointer(start: blob, count: Int(sqlite3_column_bytes(statement, column)))
+    }
+
     func text(_ column: Int32) -> String { String(decoding: bytes(column), as: UTF8.self) }
 
     /// The column as stored: integer, real, text or NULL.

@@ -116,8 +116,9 @@ enum StateMigration {
                 }
                 try read(select, &chunk)
             }
-            try store.appendRecordRows(StateRows.rows(of: chunk, names: names, digest: store.digest))
-            try store.addLinks(IncrementalMerge.links(of: chunk, digest: store.digest, names: names))
+            let rows = try StateRows.rows(of: chunk, names: names, digest: store.digest)
+            try store.addLinks(IncrementalMerge.links(of: chunk, rows: rows, digest: store.digest))
+            try store.appendRecordRows(rows)
         }
         try store.mapping { () throws(SQLiteError) in
             select.reset()

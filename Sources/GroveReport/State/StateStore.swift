@@ -243,22 +243,41 @@ final class StateStore {
         var value: [UInt8]
     }
 
-    /// The rows of every record whose key has one of `hashes`, up to address `last`, in digest
-    /// order (a key's rows in the order they were stored). The key index gives their addresses;
-    /// their blocks are read in order, page by page.
+    /// The rows of every record whose key has one of `hashes`, up to address `last`, in address
+    /// order (a key's rows in the order they were stored). The key index gives their addresses
+    /// and digests; their blocks are read in order, page by page, and only the wanted rows of a
+    /// block are copied out.
     func recordRows(hashes: [Int64], through last: Int64) throws(StateError) -> [RecordRow] {
-        let addresses = try mapping { () throws(SQLiteError) in try recordIndex.entries(of: hashes) }.map(\.target).filter { $0 <= last }
-        var slots: [Int64: [Int]] = [:]
-        for address in addresses { slots[StateRowBlock.block(of: address), default: []].append(StateRowBlock.slot(of: address)) }
+        var entries = try mapping { () throws(SQLiteError) in try recordIndex.entries(of: hashes) }.filter { $0.target <= last }
+        entries.sort { $0.target < $1.target }
+        var blockIDs = entries.map { StateRowBlock.block(of: $0.target) }
+        blockIDs.removeDuplicates()
         var rows: [RecordRow] = []
-        try blocks("SELECT r.id, r.rows FROM json_each(?) w CROSS JOIN records r ON r.id = w.value", [.text(Self.jsonArray(Array(slots.keys)))]) {
-            block, stored throws(SQLiteError) in
-            for slot in slots[block] ?? [] {
-                guard slot < stored.count else { throw Self.damagedBlock }
-                try append(stored[slot], at: StateRowBlock.address(block: block, slot: slot), to: &rows)
+        rows.reserveCapacity(entries.count)
+        var next = 0
+        try mapping { () throws(SQLiteError) in
+            let select = try statement("SELECT r.id, r.rows FROM json_each(?) w CROSS JOIN records r ON r.id = w.value")
+                .bind([.text(Self.jsonArray(blockIDs))])
+            defer { select.reset() }
+            while try select.step() {
+                let block = select.integer(0)
+                // A block the index names but the table lacks gives no rows, as a deleted row.
+                while next < entries.count, StateRowBlock.block(of: entries[next].target) < block { next += 1 }
+                let first = next
+                while next < entries.count, StateRowBlock.block(of: entries[next].target) == block { next += 1 }
+                let wanted = entries[first..<next]
+                let whole = StateRowBlock.visit(select.blobInPlace(1), slots: wanted.lazy.map { StateRowBlock.slot(of: $0.target) }) {
+                    slot, key, value in
+                    // A deleted row (compaction) leaves an empty key.
+                    guard !key.isEmpty else { return }
+                    let address = StateRowBlock.address(block: block, slot: slot)
+                    let digest = wanted.first { $0.target == address }?.hash ?? 0
+                    rows.append(RecordRow(id: address, digest: digest, key: Array(key), value: Array(value)))
+                }
+                guard whole else { throw Self.damagedBlock }
             }
         }
-        return rows.sorted { ($0.digest, $0.id) < ($1.digest, $1.id) }
+        return rows
     }
 
     /// Every stored row of every record, in row order: for recomputing the per-scope results

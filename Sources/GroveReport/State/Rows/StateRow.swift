@@ -69,6 +69,28 @@ enum StateRows {
         return digest.of(writer.bytes)
     }
 
+    /// The digests of the click row and the binding row of a click id: a binding is keyed by
+    /// its click's id, written as the click's key is, so one key text serves both.
+    static func clickAndBindingDigests(
+        _ clickID: Symbol, writer: inout StateRowWriter, digest: StateKeyDigest
+    ) throws(StateError) -> (click: Int64, binding: Int64) {
+        let click = try keyDigest(ClickRecord.self, clickID, writer: &writer, digest: digest)
+        writer.replaceKind(with: BindingRecord.rowKind)
+        return (click, digest.of(writer.bytes))
+    }
+
+    /// Where the rows of `R`'s records start in the batch `rows(of: state)` makes: kinds come in
+    /// the order of `kinds`, each in its store's order.
+    static func firstRow<R: StateRowRecord>(of _: R.Type, in state: PartialState) -> Int {
+        func count<K: StateRowRecord>(_: K.Type) -> Int { state[keyPath: K.store].keys.count }
+        var start = 0
+        for kind in kinds {
+            if ObjectIdentifier(kind) == ObjectIdentifier(R.self) { return start }
+            start += count(kind)
+        }
+        preconditionFailure("\(R.self) is not a state row kind")
+    }
+
     /// Merges stored rows into `state`: a record is the merge of its rows.
     /// (`format`: rows of an older schema, for the migrations.)
     static func read(

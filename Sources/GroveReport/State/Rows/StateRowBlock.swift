@@ -69,6 +69,36 @@ enum StateRowBlock {
         }
     }
 
+    /// Calls `body` with the slot, key and value of each of `slots` (ascending; a repeated one
+    /// once) of a block, stepping over the rows between without copying them: a night reads one
+    /// or two rows of most blocks it reads. False when the bytes are not the rows they count
+    /// (damage) or a slot is past the block's count.
+    static func visit(
+        _ bytes: UnsafeRawBufferPointer, slots: some Sequence<Int>,
+        _ body: (Int, UnsafeRawBufferPointer, UnsafeRawBufferPointer) -> Void
+    ) -> Bool {
+        let buffer = bytes.assumingMemoryBound(to: UInt8.self)
+        var position = 0
+        guard let count = Varint.read(buffer, at: &position), count <= UInt64(capacity) else { return false }
+        var slot = 0
+        func part() -> UnsafeRawBufferPointer? {
+            guard let length = Varint.read(buffer, at: &position), length <= UInt64(buffer.count - position) else { return nil }
+            defer { position += Int(length) }
+            return UnsafeRawBufferPointer(rebasing: bytes[position..<position + Int(length)])
+        }
+        for wanted in slots where wanted >= slot {
+            guard wanted < count else { return false }
+            while slot < wanted {
+                guard part() != nil, part() != nil else { return false }
+                slot += 1
+            }
+            guard let key = part(), let value = part() else { return false }
+            body(slot, key, value)
+            slot += 1
+        }
+        return true
+    }
+
     /// `block` with the row in `slot` deleted (its key and value emptied).
     static func deleting(slot: Int, from block: [UInt8]) -> [UInt8]? {
         guard let rows = decode(block), slot < rows.count else { return nil }

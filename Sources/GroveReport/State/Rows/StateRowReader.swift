@@ -113,7 +113,7 @@ struct StateRowReader {
             case .upperUUID, .lowerUUID:
                 guard count == 0 else { throw damaged("a UUID has a prefix") }
                 for (index, byte) in try take(16).enumerated() {
-                    if StateTextForm.uuidDashesAfter.contains(index) { text.append(UInt8(ascii: "-")) }
+                    if StateTextForm.uuidDash(after: index) { text.append(UInt8(ascii: "-")) }
                     StateTextForm.unpackHex(CollectionOfOne(byte), upper: form == .upperUUID, to: &text)
                 }
             }

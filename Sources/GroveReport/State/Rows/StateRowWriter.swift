@@ -20,6 +20,9 @@ struct StateRowWriter {
 
     mutating func byte(_ value: UInt8) { bytes.append(value) }
 
+    /// Makes the row written a key of another kind keyed alike (its first byte is the kind's).
+    mutating func replaceKind(with kind: UInt8) { bytes[0] = kind }
+
     mutating func flag(_ value: Bool) { bytes.append(value ? 1 : 0) }
 
     /// A non-negative integer as a varint.

@@ -76,6 +76,6 @@ enum StateTextForm: UInt64 {
         }
     }
 
-    /// Where a UUID's dashes go, after how many packed bytes.
-    static let uuidDashesAfter: Set<Int> = [4, 6, 8, 10]
+    /// Whether a UUID has a dash after this many packed bytes (4, 6, 8 and 10).
+    static func uuidDash(after bytes: Int) -> Bool { bytes >= 4 && bytes <= 10 && bytes % 2 == 0 }
 }
