@@ -1,6 +1,6 @@
 /// Finds the position of a key among a store's records.
 protocol RecordIndex: Sendable {
-    associatedtype Key: Sendable
+    associatedtype Key: Equatable & Sendable
     init()
     /// The position of `key` in `keys`, the store's keys in arrival order: an index that keeps
     /// only part of a key's bits compares the key itself there.
@@ -109,6 +109,12 @@ struct KeyedRecords<Index: RecordIndex, Record: MergeableRecord>: Sendable {
     mutating func merge(_ other: consuming KeyedRecords, _ translation: SymbolTranslation? = nil, symbols: SymbolTable) {
         if translation == nil, records.isEmpty {
             self = other
+            return
+        }
+        // Into an empty store, keys the translation leaves as they are keep their index and only
+        // the records are mapped: what sealing a night's emails does (they are never keys).
+        if let translation, records.isEmpty, other.keys.allSatisfy({ Index.translated($0, translation) == $0 }) {
+            self = (consume other).mapRecords { $0.translated(translation) }
             return
         }
         // Translated in one pass first: its reads of the translation are independent misses.

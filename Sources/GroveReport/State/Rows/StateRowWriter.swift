@@ -76,8 +76,7 @@ struct StateRowWriter {
             varint(UInt64(text.count - prefix) / 2)
             StateTextForm.packHex(UnsafeBufferPointer(rebasing: text[prefix...]), upper: false, to: &bytes)
         case .upperUUID, .lowerUUID:
-            let digits = text.filter { $0 != UInt8(ascii: "-") }
-            digits.withUnsafeBufferPointer { StateTextForm.packHex($0, upper: form == .upperUUID, to: &bytes) }
+            StateTextForm.packUUID(text, upper: form == .upperUUID, to: &bytes)
         }
     }
 

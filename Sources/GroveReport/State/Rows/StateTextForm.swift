@@ -68,6 +68,21 @@ enum StateTextForm: UInt64 {
         }
     }
 
+    /// Packs a UUID's 32 hex digits into 16 bytes, stepping over its dashes (its groups of 8, 4,
+    /// 4, 4 and 12 digits never split a pair) without copying it.
+    static func packUUID(_ text: UnsafeBufferPointer<UInt8>, upper: Bool, to bytes: inout [UInt8]) {
+        bytes.reserveCapacity(bytes.count + 16)
+        var index = 0
+        while index + 1 < text.count {
+            guard text[index] != UInt8(ascii: "-") else {
+                index += 1
+                continue
+            }
+            bytes.append((hexValue(text[index], upper: upper) ?? 0) << 4 | (hexValue(text[index + 1], upper: upper) ?? 0))
+            index += 2
+        }
+    }
+
     /// Unpacks bytes into hex digit pairs.
     static func unpackHex(_ packed: some Sequence<UInt8>, upper: Bool, to text: inout [UInt8]) {
         for byte in packed {
