@@ -52,8 +52,10 @@ struct IncrementalMerge {
         // The totals over all keys are kept merged apart from the per-key records a night loads.
         try mergeTotals(Self.takeTotals(from: &sealed))
         var rows = try StateRows.rows(of: sealed, names: names, digest: digest)
-        // Added after the loads, so they look up only what earlier nights linked.
-        let links = Self.links(of: sealed, rows: rows, digest: digest)
+        // Added before the loads, so their memory goes before the stored records come in: a
+        // load that finds one of this night's links asks for a key this night holds, which the
+        // first load has read already.
+        try store.addLinks(Self.links(of: sealed, rows: rows, digest: digest))
         timer.lap("encode rows")
         // Inserted before the loads, so the rows' bytes are let go before the stored records
         // come in (a night's peak memory); indexed after them, with the rows compaction rewrites,
@@ -72,8 +74,6 @@ struct IncrementalMerge {
         entries += try store.insertRecordRows(take(&compacted, StateRowBatch()))
         try store.indexRecordRows(take(&entries, []))
         timer.lap("index rows")
-        try store.addLinks(links)
-        timer.lap("add links")
         var changes = [Self.aggregates(of: before, scope: scope, windows: windows, sign: -1).state]
         timer.lap("join before")
         var after = take(&before, PartialState())
@@ -119,8 +119,10 @@ struct IncrementalMerge {
 
     /// Reads the stored records whose keys have these digests into `before` (each once), and
     /// rewrites a record stored in many rows as a single row.
-    private mutating func load(_ digests: [Int64]) throws(StateError) {
-        var wanted = digests.sorted()
+    private mutating func load(_ digests: consuming [Int64]) throws(StateError) {
+        // Sorted in place: a night of 2M events asks for millions.
+        var wanted = digests
+        wanted.sort()
         wanted.removeDuplicates()
         let (new, union) = wanted.partitioned(against: loaded)
         loaded = union
@@ -134,29 +136,29 @@ struct IncrementalMerge {
     /// orders to the units they name, by the digests of their rows in `rows` (the batch
     /// `StateRows.rows(of: fresh)` made). A merged record's click or units are those of one of
     /// its rows, so linking every row's keeps every link a later night needs.
-    static func links(of fresh: PartialState, rows: StateRowBatch, digest: StateKeyDigest) -> [StateKeyDigest.Link] {
+    static func links(of fresh: PartialState, rows: StateRowBatch, digest: StateKeyDigest) -> [StateIndexEntry] {
         let symbols = fresh.symbols
-        var links: [StateKeyDigest.Link] = []
+        var links: [StateIndexEntry] = []
         let opens = fresh.attribution.opens
         let firstOpen = StateRows.firstRow(of: OpenRecord.self, in: fresh)
         for (index, open) in opens.records.enumerated() {
             guard let clickID = open.original.clickId else { continue }
             let record = rows.entries[firstOpen + index].digest
-            links.append(StateKeyDigest.Link(name: digest.click(symbols.bytes(clickID)), record: record))
+            links.append(StateIndexEntry(hash: digest.click(symbols.bytes(clickID)), target: record))
         }
         let installs = fresh.exposure.installs
         let firstInstall = StateRows.firstRow(of: InstallRecord.self, in: fresh)
         for (index, install) in installs.records.enumerated() {
             let record = rows.entries[firstInstall + index].digest
             for decision in install.decisions.values {
-                links.append(StateKeyDigest.Link(name: unitDigest(decision.unit, symbols, digest), record: record))
+                links.append(StateIndexEntry(hash: unitDigest(decision.unit, symbols, digest), target: record))
             }
         }
         let orders = fresh.exposure.orders
         let firstOrder = StateRows.firstRow(of: OrderRecord.self, in: fresh)
         for (index, order) in orders.records.enumerated() {
             let record = rows.entries[firstOrder + index].digest
-            for unit in units(of: order) { links.append(StateKeyDigest.Link(name: unitDigest(unit, symbols, digest), record: record)) }
+            for unit in units(of: order) { links.append(StateIndexEntry(hash: unitDigest(unit, symbols, digest), target: record)) }
         }
         return links
     }
@@ -166,6 +168,8 @@ struct IncrementalMerge {
     private mutating func loadClickComponents(also fresh: PartialState) throws(StateError) {
         var clicks: [Int64] = []
         var records: [Int64] = []
+        // Two per click: its click row and its binding row.
+        records.reserveCapacity(2 * (before.attribution.clicks.count + fresh.attribution.clicks.count))
         for side in [before, fresh] {
             var writer = StateRowWriter(symbols: side.symbols, names: names)
             let attribution = side.attribution
@@ -181,7 +185,8 @@ struct IncrementalMerge {
                 records.append(binding)
             }
         }
-        try load(records + store.linkedRecords(clicks))
+        records += try store.linkedRecords(take(&clicks, []))
+        try load(take(&records, []))
     }
 
     /// Every unit named by a touched install record or order (as stored or as this run has

@@ -69,12 +69,4 @@ struct StateKeyDigest: Sendable {
             return of(UnsafeBufferPointer(rebasing: buffer[..<end]))
         }
     }
-
-    /// A record (by its key's digest) that belongs to what a link names (by its digest).
-    struct Link: Hashable, Comparable {
-        var name: Int64
-        var record: Int64
-
-        static func < (lhs: Link, rhs: Link) -> Bool { (lhs.name, lhs.record) < (rhs.name, rhs.record) }
-    }
 }

@@ -324,34 +324,40 @@ final class StateStore {
     /// them with the rows compaction rewrites, as one run, after.
     func insertRecordRows(_ batch: consuming StateRowBatch) throws(StateError) -> [StateIndexEntry] {
         batch.sortByDigest()
-        var entries: [StateIndexEntry] = []
-        entries.reserveCapacity(batch.count)
+        // Each block's id and number of rows: the rows' addresses, made once their bytes are gone
+        // (a night's peak memory).
+        var blocks: [(id: Int64, rows: Int)] = []
         try mapping { () throws(SQLiteError) in
             let insert = try statement("INSERT INTO records (rows) VALUES (?)")
             var builder = StateRowBlock.Builder()
-            var digests: [Int64] = []
             func flush() throws(SQLiteError) {
                 guard builder.count > 0 else { return }
+                let rows = builder.count
                 try insert.run(builder.take())
-                let block = connection.lastInsertRowID
-                for (slot, digest) in digests.enumerated() {
-                    entries.append(StateIndexEntry(hash: digest, target: StateRowBlock.address(block: block, slot: slot)))
-                }
-                digests.removeAll(keepingCapacity: true)
+                blocks.append((connection.lastInsertRowID, rows))
             }
-            try batch.forEach { (digest, key, value) throws(SQLiteError) in
+            try batch.forEach { (_, key, value) throws(SQLiteError) in
                 if !builder.fits(keyCount: key.count, valueCount: value.count) { try flush() }
                 builder.append(key: key, value: value)
-                digests.append(digest)
             }
             try flush()
+        }
+        let digests = batch.entries
+        _ = consume batch
+        var entries: [StateIndexEntry] = []
+        entries.reserveCapacity(digests.count)
+        for (id, rows) in blocks {
+            for slot in 0..<rows {
+                entries.append(StateIndexEntry(hash: digests[entries.count].digest, target: StateRowBlock.address(block: id, slot: slot)))
+            }
         }
         return entries
     }
 
     /// Adds key index entries of inserted rows as one run.
     func indexRecordRows(_ entries: consuming [StateIndexEntry]) throws(StateError) {
-        try mapping { () throws(SQLiteError) in try recordIndex.add(entries) }
+        var entries = entries
+        try mapping { () throws(SQLiteError) in try recordIndex.add(take(&entries, [])) }
     }
 
     // MARK: Names
@@ -404,16 +410,18 @@ final class StateStore {
         try run("UPDATE records SET rows = ? WHERE id = ?", [.blob(kept), .integer(block)])
     }
 
-    /// Records that records belong to what links name (a click, a unit): (link, record hash)
-    /// pairs. Links only grow: a stale one makes a night read one more unchanged record.
-    func addLinks(_ links: consuming [StateKeyDigest.Link]) throws(StateError) {
-        let entries = links.map { StateIndexEntry(hash: $0.name, target: $0.record) }
-        try mapping { () throws(SQLiteError) in try linkIndex.add(entries) }
+    /// Records that records belong to what links name (a click, a unit): entries of the link's
+    /// digest and the record's key digest. Links only grow: a stale one makes a night read one
+    /// more unchanged record.
+    func addLinks(_ links: consuming [StateIndexEntry]) throws(StateError) {
+        var links = links
+        try mapping { () throws(SQLiteError) in try linkIndex.add(take(&links, [])) }
     }
 
     /// The key hashes of the records linked to any of `links`.
-    func linkedRecords(_ links: [Int64]) throws(StateError) -> [Int64] {
-        try mapping { () throws(SQLiteError) in try linkIndex.entries(of: links) }.map(\.target)
+    func linkedRecords(_ links: consuming [Int64]) throws(StateError) -> [Int64] {
+        var links = links
+        return try mapping { () throws(SQLiteError) in try linkIndex.entries(of: take(&links, [])) }.map(\.target)
     }
 
     /// Each index rewritten as one run: the key index from the records as they are now (without

@@ -162,6 +162,16 @@ extension GrowingArray: RandomAccessCollection, MutableCollection {
         try withUnsafeBufferPointer(body)
     }
 
+    /// The elements in place, to change: a sort then works on them rather than on a copy.
+    mutating func withContiguousMutableStorageIfAvailable<Result>(
+        _ body: (inout UnsafeMutableBufferPointer<Element>) throws -> Result
+    ) rethrows -> Result? {
+        try withUnsafeMutableBufferPointer { buffer in
+            var elements = buffer
+            return try body(&elements)
+        }
+    }
+
     subscript(position: Int) -> Element {
         get {
             precondition(position >= 0 && position < storage.count, "GrowingArray index out of range")
