@@ -24,4 +24,25 @@ struct SortedCollectionsTests {
         empty.removeDuplicates()
         #expect(empty.isEmpty)
     }
+
+    /// The radix sort against the comparison sort: signed and unsigned, repeats, every byte
+    /// agreeing but one (a digest's sign extension), buckets small and large.
+    @Test func radixSortingOrdersAsTheComparisonSortDoes() {
+        var generator = SystemRandomNumberGenerator()
+        for size in [0, 1, 2, 47, 48, 49, 300, 5_000, 70_000] {
+            var digests = (0..<size).map { _ in Int64.random(in: -(1 << 47)..<(1 << 47), using: &generator) }
+            var repeats = (0..<size).map { _ in Int64.random(in: -3...3, using: &generator) }
+            var extremes = (0..<size).map { _ in [Int64.min, .max, 0, -1, 1].randomElement(using: &generator)! }
+            var unsigned = (0..<size).map { _ in UInt64.random(in: 0...UInt64.max, using: &generator) }
+            let expected = (digests.sorted(), repeats.sorted(), extremes.sorted(), unsigned.sorted())
+            digests.radixSort()
+            repeats.radixSort()
+            extremes.radixSort()
+            unsigned.radixSort()
+            #expect(digests == expected.0, "size \(size)")
+            #expect(repeats == expected.1, "size \(size)")
+            #expect(extremes == expected.2, "size \(size)")
+            #expect(unsigned == expected.3, "size \(size)")
+        }
+    }
 }

@@ -122,7 +122,7 @@ struct IncrementalMerge {
     private mutating func load(_ digests: consuming [Int64]) throws(StateError) {
         // Sorted in place: a night of 2M events asks for millions.
         var wanted = digests
-        wanted.sort()
+        wanted.radixSort()
         wanted.removeDuplicates()
         let (new, union) = wanted.partitioned(against: loaded)
         loaded = union
@@ -168,21 +168,30 @@ struct IncrementalMerge {
     private mutating func loadClickComponents(also fresh: PartialState) throws(StateError) {
         var clicks: [Int64] = []
         var records: [Int64] = []
-        // Two per click: its click row and its binding row.
-        records.reserveCapacity(2 * (before.attribution.clicks.count + fresh.attribution.clicks.count))
+        records.reserveCapacity(before.attribution.clicks.count + fresh.attribution.clicks.count)
         for side in [before, fresh] {
             var writer = StateRowWriter(symbols: side.symbols, names: names)
             let attribution = side.attribution
-            // Each id once: most clicks are named by their binding and opens too.
-            var named = attribution.clicks.keys.map(\.raw) + attribution.bindings.keys.map(\.raw)
-                + attribution.opens.records.compactMap(\.original.clickId?.raw)
-            named.sort()
-            named.removeDuplicates()
-            for id in named.lazy.map(Symbol.init(raw:)) {
+            // Each id once (most clicks are named by their binding and opens too), with whether
+            // it keys a click (bit 0) or a binding (bit 1) on this side: the first load asked for
+            // the digests of those rows, so only the others are asked for.
+            var named = attribution.clicks.keys.map { UInt64($0.raw) << 2 | 1 } + attribution.bindings.keys.map { UInt64($0.raw) << 2 | 2 }
+                + attribution.opens.records.compactMap { $0.original.clickId.map { UInt64($0.raw) << 2 } }
+            named.radixSort()
+            var next = 0
+            while next < named.count {
+                let raw = named[next] >> 2
+                var keyed: UInt64 = 0
+                while next < named.count, named[next] >> 2 == raw {
+                    keyed |= named[next] & 3
+                    next += 1
+                }
+                let id = Symbol(raw: UInt32(raw))
                 clicks.append(digest.click(side.symbols.bytes(id)))
+                guard keyed != 3 else { continue }
                 let (click, binding) = try StateRows.clickAndBindingDigests(id, writer: &writer, digest: digest)
-                records.append(click)
-                records.append(binding)
+                if keyed & 1 == 0 { records.append(click) }
+                if keyed & 2 == 0 { records.append(binding) }
             }
         }
         records += try store.linkedRecords(take(&clicks, []))

@@ -58,3 +58,79 @@ extension Array where Element: Comparable {
         return (new, union)
     }
 }
+
+extension Array where Element: FixedWidthInteger {
+    /// Sorts in place by radix, most significant byte first (American flag sort): a night sorts
+    /// millions of digests, where the comparison sort spent a quarter of its loads. No buffer
+    /// beside the array; a byte where every element agrees costs a count, not a pass.
+    mutating func radixSort() {
+        withUnsafeMutableBufferPointer { Self.radixSort($0, byte: Element.bitWidth / 8 - 1) }
+    }
+
+    /// Below this many elements, insertion sort is quicker than another pass.
+    private static var smallBucket: Int { 48 }
+
+    /// The element's byte `byte` (0 the least significant) of its ordering key: the sign bit of a
+    /// signed type flipped, so negatives come first.
+    @inline(__always)
+    private static func digit(_ element: Element, byte: Int) -> Int {
+        var key = UInt64(truncatingIfNeeded: element)
+        if Element.isSigned { key ^= 1 << (Element.bitWidth - 1) }
+        return Int(truncatingIfNeeded: key >> (byte * 8)) & 0xFF
+    }
+
+    private static func radixSort(_ elements: UnsafeMutableBufferPointer<Element>, byte: Int) {
+        guard elements.count > smallBucket, byte >= 0 else {
+            insertionSort(elements)
+            return
+        }
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: 512) { table in
+            let ends = UnsafeMutableBufferPointer(rebasing: table[256...])
+            let next = UnsafeMutableBufferPointer(rebasing: table[..<256])
+            ends.initialize(repeating: 0)
+            for element in elements { ends[digit(element, byte: byte)] += 1 }
+            if ends.contains(elements.count) {
+                radixSort(elements, byte: byte - 1)
+                return
+            }
+            var start = 0
+            for bucket in 0..<256 {
+                next[bucket] = start
+                start += ends[bucket]
+                ends[bucket] = start
+            }
+            // Each element goes straight to its bucket's next free place, displacing the one there.
+            for bucket in 0..<256 {
+                while next[bucket] < ends[bucket] {
+                    var element = elements[next[bucket]]
+                    var home = digit(element, byte: byte)
+                    while home != bucket {
+                        swap(&element, &elements[next[home]])
+                        next[home] += 1
+                        home = digit(element, byte: byte)
+                    }
+                    elements[next[bucket]] = element
+                    next[bucket] += 1
+                }
+            }
+            var low = 0
+            for bucket in 0..<256 {
+                radixSort(UnsafeMutableBufferPointer(rebasing: elements[low..<ends[bucket]]), byte: byte - 1)
+                low = ends[bucket]
+            }
+        }
+    }
+
+    private static func insertionSort(_ elements: UnsafeMutableBufferPointer<Element>) {
+        guard elements.count > 1 else { return }
+        for index in 1..<elements.count {
+            let element = elements[index]
+            var place = index
+            while place > 0, elements[place - 1] > element {
+                elements[place] = elements[place - 1]
+                place -= 1
+            }
+            elements[place] = element
+        }
+    }
+}

@@ -74,7 +74,7 @@ final class StateIndex {
     /// Every entry under one of `hashes` (each run's in its order), once per run that holds it.
     func entries(of hashes: consuming [Int64]) throws(SQLiteError) -> [StateIndexEntry] {
         var wanted = hashes
-        wanted.sort()
+        wanted.radixSort()
         wanted.removeDuplicates()
         var found: [StateIndexEntry] = []
         for run in try runs() {
