@@ -76,9 +76,10 @@ struct IncrementalMerge {
         timer.lap("index rows")
         var changes = [Self.aggregates(of: before, scope: scope, windows: windows, sign: -1).state]
         timer.lap("join before")
-        var after = take(&before, PartialState())
-        // Handed over: the night's records are released as they are merged.
-        after.merge(take(&sealed, PartialState()))
+        // The stored records merged into the night's, the fewer into the more (a merge costs
+        // what it takes in), and handed over: released as they are merged.
+        var after = take(&sealed, PartialState())
+        after.merge(take(&before, PartialState()))
         timer.lap("merge after")
         // Handed over: the join takes the records apart as it goes rather than copying them.
         let aggregates = Self.aggregates(of: take(&after, PartialState()), scope: scope, windows: windows, sign: 1)
