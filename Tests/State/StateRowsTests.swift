@@ -29,6 +29,26 @@ struct StateRowsTests {
         for scope in PreviewScope.allCases { #expect(renderedReports(read, scope: scope) == renderedReports(state, scope: scope)) }
     }
 
+    /// A night reads every name into memory at its start (so rows decode on another thread,
+    /// asking SQLite nothing) unless the state holds more than it keeps; rows read the same
+    /// either way, and a number no name has is none.
+    @Test func namesReadIntoMemoryReadRowsAsLookupsDo() throws {
+        let store = try StateStore(path: try temporaryDirectory() + "/state.db", lockWaitSeconds: 0)
+        let state = try Self.night()
+        let rows = try StateRows.rows(of: state, names: StateNames(store: store), digest: store.digest).rows
+        let all = StateNames(store: store)
+        try all.loadAll(upTo: 1_000)
+        #expect(all.isComplete)
+        var read = PartialState()
+        try StateRows.read(rows, into: &read, names: all)
+        #expect(renderedReports(read) == renderedReports(state))
+        #expect(try all.name(number: 1 << 40) == nil)
+        let few = StateNames(store: store)
+        try few.loadAll(upTo: 2)
+        #expect(!few.isComplete)
+        #expect(try few.name(number: 1) != nil)
+    }
+
     /// Every text reads back as its exact bytes, whichever form it was kept in, and ids of the
     /// usual shapes are kept at about half their length.
     @Test func textsReadBackExactlyInEveryForm() throws {

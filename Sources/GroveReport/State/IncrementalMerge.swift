@@ -39,6 +39,7 @@ struct IncrementalMerge {
         self.scope = scope
         digest = store.digest
         names = StateNames(store: store)
+        try names.loadAll(upTo: Self.namesInMemory)
         sealing = TextSealing(salt: store.salt)
         lastStoredRow = try store.lastRecordID()
     }
@@ -118,8 +119,20 @@ struct IncrementalMerge {
         StateRecordText.split(RecordEncoder.encode(state)).filter { kinds.contains(StateRecordText.kind(of: $0.0)) }
     }
 
+    /// Names a night reads into memory at its start, at most (`StateNames.loadAll`).
+    static let namesInMemory = 50_000
+
+    /// Chunks of digests a load fetches one after another, each decoded while the next is
+    /// fetched.
+    static let loadChunks = 4
+
     /// Reads the stored records whose keys have these digests into `before` (each once), and
     /// rewrites a record stored in many rows as a single row.
+    ///
+    /// A load is about half SQLite (the key index, the blocks) and half decoding the rows into
+    /// records. With every name in memory, decoding asks SQLite nothing, so the digests are
+    /// fetched in chunks and each chunk is decoded on the other core while the next is fetched.
+    /// A key's rows share its digest, so they come in one chunk.
     private mutating func load(_ digests: consuming [Int64]) throws(StateError) {
         // Sorted in place: a night of 2M events asks for millions.
         var wanted = digests
@@ -127,10 +140,42 @@ struct IncrementalMerge {
         wanted.removeDuplicates()
         let (new, union) = wanted.partitioned(against: loaded)
         loaded = union
-        let rows = try store.recordRows(hashes: new, through: lastStoredRow)
-        rowsRead += rows.count
-        try StateRows.read(rows.lazy.map { StateRows.Row(key: $0.key, value: $0.value) }, into: &before, names: names)
-        try StateCompaction.rewrite(rows, minimumRows: Self.compactionRows, into: &compacted, store: store, names: names)
+        let chunkSize = names.isComplete ? max(1, (new.count + Self.loadChunks - 1) / Self.loadChunks) : max(1, new.count)
+        let chunks = stride(from: 0, to: new.count, by: chunkSize).map { Array(new[$0..<min($0 + chunkSize, new.count)]) }
+        let (store, names, last) = (self.store, self.names, lastStoredRow)
+        var records = take(&before, PartialState())
+        defer { before = records }
+        var fetched = try store.recordRows(hashes: chunks.first ?? [], through: last)
+        for next in chunks.dropFirst().map(Optional.some) + [nil] {
+            let rows = fetched
+            rowsRead += rows.count
+            var decoding: StateError?
+            var fetching: Result<[StateStore.RecordRow], StateError> = .success([])
+            func decode() {
+                do throws(StateError) {
+                    try StateRows.read(rows.lazy.map { StateRows.Row(key: $0.key, value: $0.value) }, into: &records, names: names)
+                } catch {
+                    decoding = error
+                }
+            }
+            func fetch() {
+                guard let next else { return }
+                do throws(StateError) {
+                    fetching = .success(try store.recordRows(hashes: next, through: last))
+                } catch {
+                    fetching = .failure(error)
+                }
+            }
+            if names.isComplete {
+                Parallel.both(decode, and: fetch)
+            } else {
+                decode()
+                fetch()
+            }
+            if let decoding { throw decoding }
+            fetched = try fetching.get()
+            try StateCompaction.rewrite(rows, minimumRows: Self.compactionRows, into: &compacted, store: store, names: names)
+        }
     }
 
     /// This run's opens linked to the clicks their originals name, and its install records and

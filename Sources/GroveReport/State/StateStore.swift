@@ -378,6 +378,12 @@ final class StateStore {
         try rows("SELECT text FROM names WHERE id = ?", [.integer(number)]) { $0.blob(0) }.first
     }
 
+    /// Every name by its number, or nil when there are more than `limit`.
+    func allNames(upTo limit: Int) throws(StateError) -> [(Int64, [UInt8])]? {
+        let all = try rows("SELECT id, text FROM names LIMIT ?", [.integer(Int64(limit) + 1)]) { ($0.integer(0), $0.blob(1)) }
+        return all.count > limit ? nil : all
+    }
+
     /// The digests of the keys stored in more than one row.
     func digestsOfKeysInSeveralRows() throws(StateError) -> [Int64] {
         var rows: [Int64: Int] = [:]

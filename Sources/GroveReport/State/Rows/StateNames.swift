@@ -7,8 +7,24 @@ final class StateNames {
     private var numbers: [[UInt8]: Int64] = [:]
     private var texts: [Int64: [UInt8]] = [:]
 
+    /// Whether every name of the state is in memory: a reader then never asks SQLite, so rows
+    /// can be decoded on another thread while SQLite reads more (`IncrementalMerge`).
+    private(set) var isComplete = false
+
     init(store: StateStore) {
         self.store = store
+    }
+
+    /// Reads every name into memory when the state holds at most `limit` (a state holds a few
+    /// hundred: campaigns, variants, app keys, slugs, utm values); otherwise names are looked up
+    /// one by one as rows need them, so a state of many names costs a night no more.
+    func loadAll(upTo limit: Int) throws(StateError) {
+        guard let all = try store.allNames(upTo: limit) else { return }
+        for (number, text) in all {
+            numbers[text] = number
+            texts[number] = text
+        }
+        isComplete = true
     }
 
     var path: String { store.path }
@@ -27,6 +43,7 @@ final class StateNames {
     /// The text of a number, nil when the state has no such name.
     func name(number: Int64) throws(StateError) -> [UInt8]? {
         if let known = texts[number] { return known }
+        guard !isComplete else { return nil }
         guard let text = try store.name(number: number) else { return nil }
         texts[number] = text
         numbers[text] = number
