@@ -19,7 +19,7 @@ struct StateRowsTests {
         let store = try StateStore(path: try temporaryDirectory() + "/state.db", lockWaitSeconds: 0)
         let names = StateNames(store: store)
         let state = try Self.night()
-        let rows = try StateRows.rows(of: state, names: names, digest: store.digest).rows
+        let rows = try StateRows.rows(of: state, names: names, digest: store.digest).flatMap(\.rows)
         #expect(rows.count == state.attribution.clicks.count + state.attribution.bindings.count + state.attribution.opens.count
             + state.exposure.installs.count + state.exposure.orders.count)
         var read = PartialState()
@@ -35,7 +35,7 @@ struct StateRowsTests {
     @Test func namesReadIntoMemoryReadRowsAsLookupsDo() throws {
         let store = try StateStore(path: try temporaryDirectory() + "/state.db", lockWaitSeconds: 0)
         let state = try Self.night()
-        let rows = try StateRows.rows(of: state, names: StateNames(store: store), digest: store.digest).rows
+        let rows = try StateRows.rows(of: state, names: StateNames(store: store), digest: store.digest).flatMap(\.rows)
         let all = StateNames(store: store)
         try all.loadAll(upTo: 1_000)
         #expect(all.isComplete)
@@ -47,6 +47,36 @@ struct StateRowsTests {
         try few.loadAll(upTo: 2)
         #expect(!few.isComplete)
         #expect(try few.name(number: 1) != nil)
+    }
+
+    /// A night's two parts are encoded on two threads when every name is in memory, and again
+    /// one after the other when a part meets a name the state lacks: either way the rows, and
+    /// the numbers new names get, are those of encoding on one thread.
+    @Test func partsEncodedOnTwoThreadsAreTheRowsOfOneThread() throws {
+        func store(numbering first: PartialState) throws -> StateStore {
+            let store = try StateStore(path: try temporaryDirectory() + "/state.db", lockWaitSeconds: 0)
+            _ = try StateRows.rows(of: first, names: StateNames(store: store), digest: store.digest)
+            return store
+        }
+        let first = try Self.night()
+        var later = partialState(try generatedLines(events: 4_000, seed: 23))
+        later.exposure.counters = .init()
+        // Two stores holding the first night's names; the later night brings new ones.
+        let (threads, thread) = (try store(numbering: first), try store(numbering: first))
+        let namesOfFirst = try #require(try threads.allNames(upTo: 10_000)).count
+        for night in [first, later] {
+            let inMemory = StateNames(store: threads)
+            try inMemory.loadAll(upTo: 1_000)
+            #expect(inMemory.isComplete)
+            let parts = try StateRows.rows(of: night, names: inMemory, digest: threads.digest)
+            let one = try StateRows.rows(of: night, names: StateNames(store: thread), digest: thread.digest)
+            #expect(parts.map(\.count) == one.map(\.count))
+            #expect(parts.flatMap(\.rows).map(\.key) == one.flatMap(\.rows).map(\.key))
+            #expect(parts.flatMap(\.rows).map(\.value) == one.flatMap(\.rows).map(\.value))
+        }
+        let names = try #require(try threads.allNames(upTo: 10_000))
+        #expect(names.count > namesOfFirst, "the later night brings names the first did not")
+        #expect(names.map(\.1) == (try thread.allNames(upTo: 10_000))?.map(\.1))
     }
 
     /// Every text reads back as its exact bytes, whichever form it was kept in, and ids of the
@@ -89,7 +119,7 @@ struct StateRowsTests {
     @Test func damagedRowsAreRefusedNotTrappedOn() throws {
         let store = try StateStore(path: try temporaryDirectory() + "/state.db", lockWaitSeconds: 0)
         let names = StateNames(store: store)
-        let rows = try StateRows.rows(of: try Self.night(), names: names, digest: store.digest).rows
+        let rows = try StateRows.rows(of: try Self.night(), names: names, digest: store.digest).flatMap(\.rows)
         var random = SeededRandom(seed: 31)
         var refused = 0
         for _ in 0..<5_000 {

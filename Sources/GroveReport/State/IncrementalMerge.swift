@@ -61,7 +61,7 @@ struct IncrementalMerge {
         // Inserted before the loads, so the rows' bytes are let go before the stored records
         // come in (a night's peak memory); indexed after them, with the rows compaction rewrites,
         // as one run, so the loads look up only stored rows.
-        var entries = try store.insertRecordRows(take(&rows, StateRowBatch()))
+        var entries = try store.insertRecordRows(take(&rows, []))
         timer.lap("append rows")
         // Every lookup of a phase is one sorted batch: SQLite then reads each page once.
         try load(entries.map(\.hash))
@@ -72,7 +72,7 @@ struct IncrementalMerge {
         timer.lap("load unit components")
         // What the loads kept (every digest asked for) goes before the joins.
         loaded = []
-        entries += try store.insertRecordRows(take(&compacted, StateRowBatch()))
+        entries += try store.insertRecordRows([take(&compacted, StateRowBatch())])
         try store.indexRecordRows(take(&entries, []))
         timer.lap("index rows")
         var changes = [Self.aggregates(of: before, scope: scope, windows: windows, sign: -1).state]
@@ -179,31 +179,28 @@ struct IncrementalMerge {
     }
 
     /// This run's opens linked to the clicks their originals name, and its install records and
-    /// orders to the units they name, by the digests of their rows in `rows` (the batch
+    /// orders to the units they name, by the digests of their rows in `rows` (the batches
     /// `StateRows.rows(of: fresh)` made). A merged record's click or units are those of one of
     /// its rows, so linking every row's keeps every link a later night needs.
-    static func links(of fresh: PartialState, rows: StateRowBatch, digest: StateKeyDigest) -> [StateIndexEntry] {
+    static func links(of fresh: PartialState, rows: [StateRowBatch], digest: StateKeyDigest) -> [StateIndexEntry] {
         let symbols = fresh.symbols
         var links: [StateIndexEntry] = []
-        let opens = fresh.attribution.opens
-        let firstOpen = StateRows.firstRow(of: OpenRecord.self, in: fresh)
-        for (index, open) in opens.records.enumerated() {
+        let opens = StateRows.place(of: OpenRecord.self, in: fresh)
+        for (index, open) in fresh.attribution.opens.records.enumerated() {
             guard let clickID = open.original.clickId else { continue }
-            let record = rows.entries[firstOpen + index].digest
+            let record = rows[opens.batch].entries[opens.first + index].digest
             links.append(StateIndexEntry(hash: digest.click(symbols.bytes(clickID)), target: record))
         }
-        let installs = fresh.exposure.installs
-        let firstInstall = StateRows.firstRow(of: InstallRecord.self, in: fresh)
-        for (index, install) in installs.records.enumerated() {
-            let record = rows.entries[firstInstall + index].digest
+        let installs = StateRows.place(of: InstallRecord.self, in: fresh)
+        for (index, install) in fresh.exposure.installs.records.enumerated() {
+            let record = rows[installs.batch].entries[installs.first + index].digest
             for decision in install.decisions.values {
                 links.append(StateIndexEntry(hash: unitDigest(decision.unit, symbols, digest), target: record))
             }
         }
-        let orders = fresh.exposure.orders
-        let firstOrder = StateRows.firstRow(of: OrderRecord.self, in: fresh)
-        for (index, order) in orders.records.enumerated() {
-            let record = rows.entries[firstOrder + index].digest
+        let orders = StateRows.place(of: OrderRecord.self, in: fresh)
+        for (index, order) in fresh.exposure.orders.records.enumerated() {
+            let record = rows[orders.batch].entries[orders.first + index].digest
             for unit in units(of: order) { links.append(StateIndexEntry(hash: unitDigest(unit, symbols, digest), target: record)) }
         }
         return links

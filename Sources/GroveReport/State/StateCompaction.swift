@@ -19,9 +19,9 @@ public enum StateCompaction {
             var record = PartialState()
             try StateRows.read(keyRows.map { StateRows.Row(key: $0.key, value: $0.value) }, into: &record, names: names)
             let one = try StateRows.rows(of: record, names: names, digest: store.digest)
-            guard one.count == 1 else { continue }
+            guard one.reduce(0, { $0 + $1.count }) == 1 else { continue }
             for row in keyRows { try store.deleteRecordRow(id: row.id) }
-            merged.append(contentsOf: one)
+            for batch in one { merged.append(contentsOf: batch) }
             rewritten += 1
         }
         return rewritten
@@ -46,7 +46,7 @@ public enum StateCompaction {
             let batch = Array(digests[start..<min(start + 4096, digests.count)])
             rewritten += try rewrite(store.recordRows(hashes: batch, through: .max), minimumRows: 2, into: &merged, store: store, names: names)
         }
-        try store.appendRecordRows(merged)
+        try store.appendRecordRows([merged])
         // Each index as one run, without the entries of the rows just deleted.
         try store.rebuildIndexes()
         try store.commit()

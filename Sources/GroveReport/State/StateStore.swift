@@ -315,15 +315,16 @@ final class StateStore {
 
     /// Adds rows to records (a key's first row creates it) and their digests to the key index,
     /// as one run.
-    func appendRecordRows(_ batch: consuming StateRowBatch) throws(StateError) {
-        try indexRecordRows(insertRecordRows(batch))
+    func appendRecordRows(_ batches: consuming [StateRowBatch]) throws(StateError) {
+        try indexRecordRows(insertRecordRows(batches))
     }
 
     /// Adds rows to records, in digest order, and gives their key index entries: a night inserts
     /// its rows (and lets their bytes go) before it loads the stored keys it touches, and indexes
-    /// them with the rows compaction rewrites, as one run, after.
-    func insertRecordRows(_ batch: consuming StateRowBatch) throws(StateError) -> [StateIndexEntry] {
-        batch.sortByDigest()
+    /// them with the rows compaction rewrites, as one run, after. The batches (each sorted here)
+    /// make one run, merged by digest.
+    func insertRecordRows(_ batches: consuming [StateRowBatch]) throws(StateError) -> [StateIndexEntry] {
+        for index in batches.indices { batches[index].sortByDigest() }
         // Each block's id and number of rows: the rows' addresses, made once their bytes are gone
         // (a night's peak memory).
         var blocks: [(id: Int64, rows: Int)] = []
@@ -336,20 +337,27 @@ final class StateStore {
                 try insert.run(builder.take())
                 blocks.append((connection.lastInsertRowID, rows))
             }
-            try batch.forEach { (_, key, value) throws(SQLiteError) in
+            try StateRowBatch.forEachInDigestOrder(batches) { (_, key, value) throws(SQLiteError) in
                 if !builder.fits(keyCount: key.count, valueCount: value.count) { try flush() }
                 builder.append(key: key, value: value)
             }
             try flush()
         }
-        let digests = batch.entries
-        _ = consume batch
+        let sorted = batches.map(\.entries)
+        batches = []
         var entries: [StateIndexEntry] = []
-        entries.reserveCapacity(digests.count)
-        for (id, rows) in blocks {
-            for slot in 0..<rows {
-                entries.append(StateIndexEntry(hash: digests[entries.count].digest, target: StateRowBlock.address(block: id, slot: slot)))
+        entries.reserveCapacity(sorted.reduce(0) { $0 + $1.count })
+        var block = blocks.makeIterator()
+        var current = block.next()
+        var slot = 0
+        StateRowBatch.merged(sorted) { _, entry in
+            while let filled = current, slot == filled.rows {
+                current = block.next()
+                slot = 0
             }
+            guard let filling = current else { return }
+            entries.append(StateIndexEntry(hash: entry.digest, target: StateRowBlock.address(block: filling.id, slot: slot)))
+            slot += 1
         }
         return entries
     }

@@ -40,6 +40,11 @@ final class StateNames {
         return number
     }
 
+    /// The number of `text` when it is in memory; only reads (a writer on another thread).
+    func heldNumber(of text: some Collection<UInt8>) -> Int64? {
+        numbers[Array(text)]
+    }
+
     /// The text of a number, nil when the state has no such name.
     func name(number: Int64) throws(StateError) -> [UInt8]? {
         if let known = texts[number] { return known }

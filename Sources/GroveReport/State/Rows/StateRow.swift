@@ -19,9 +19,22 @@ enum StateRows {
         var value: [UInt8]
     }
 
-    static let kinds: [any StateRowRecord.Type] = [
-        ClickRecord.self, BindingRecord.self, OpenRecord.self, InstallRecord.self, OrderRecord.self,
-    ]
+    /// The kinds in the two parts a night encodes apart (`rows(of:names:digest:)`).
+    enum Part: Int, CaseIterable {
+        /// Clicks, bindings and opens.
+        case attribution
+        /// Install records and orders.
+        case exposure
+
+        var kinds: [any StateRowRecord.Type] {
+            switch self {
+            case .attribution: [ClickRecord.self, BindingRecord.self, OpenRecord.self]
+            case .exposure: [InstallRecord.self, OrderRecord.self]
+            }
+        }
+    }
+
+    static let kinds: [any StateRowRecord.Type] = Part.allCases.flatMap(\.kinds)
 
     private static let byKind: [UInt8: any StateRowRecord.Type] = Dictionary(uniqueKeysWithValues: kinds.map { ($0.rowKind, $0) })
 
@@ -30,24 +43,59 @@ enum StateRows {
         key.first.flatMap { byKind[$0]?.kind } ?? "unknown"
     }
 
-    /// A row for every per-key record of `state`, with its key's digest.
-    static func rows(of state: PartialState, names: StateNames, digest: StateKeyDigest) throws(StateError) -> StateRowBatch {
-        var writer = StateRowWriter(symbols: state.symbols, names: names)
+    /// A row for every per-key record of `state`, with its key's digest: a batch for each part
+    /// (`Part`), in its order. When every name the rows write is one the state holds (a night
+    /// after the first, mostly), the parts are encoded on two threads; a part that meets a new
+    /// name is encoded again after the one before it, so new names are numbered in one order
+    /// whatever the threads did.
+    static func rows(of state: PartialState, names: StateNames, digest: StateKeyDigest) throws(StateError) -> [StateRowBatch] {
+        var parts: [(batch: StateRowBatch, metNewName: Bool)?] = [nil, nil]
+        if names.isComplete {
+            var attribution: Result<(batch: StateRowBatch, metNewName: Bool)?, StateError> = .success(nil)
+            var exposure: Result<(batch: StateRowBatch, metNewName: Bool)?, StateError> = .success(nil)
+            Parallel.both {
+                attribution = Result { () throws(StateError) in try rows(of: state, part: .attribution, names: names, digest: digest, newNames: false) }
+            } and: {
+                exposure = Result { () throws(StateError) in try rows(of: state, part: .exposure, names: names, digest: digest, newNames: false) }
+            }
+            parts = [try attribution.get(), try exposure.get()]
+        }
+        var batches: [StateRowBatch] = []
+        for part in Part.allCases {
+            if let encoded = parts[part.rawValue], !encoded.metNewName {
+                batches.append(encoded.batch)
+            } else {
+                batches.append(try rows(of: state, part: part, names: names, digest: digest, newNames: true).batch)
+            }
+        }
+        return batches
+    }
+
+    /// The rows of one part; without `newNames`, whether a row named a text the state has no
+    /// number for (the batch is then cut there).
+    private static func rows(
+        of state: PartialState, part: Part, names: StateNames, digest: StateKeyDigest, newNames: Bool
+    ) throws(StateError) -> (batch: StateRowBatch, metNewName: Bool) {
+        var writer = StateRowWriter(symbols: state.symbols, names: names, numbersNewNames: newNames)
         var batch = StateRowBatch()
-        // Kind by kind, named rather than looped over `kinds`, so each is specialized.
-        try append(ClickRecord.self, of: state, to: &batch, writer: &writer, digest: digest)
-        try append(BindingRecord.self, of: state, to: &batch, writer: &writer, digest: digest)
-        try append(OpenRecord.self, of: state, to: &batch, writer: &writer, digest: digest)
-        try append(InstallRecord.self, of: state, to: &batch, writer: &writer, digest: digest)
-        try append(OrderRecord.self, of: state, to: &batch, writer: &writer, digest: digest)
-        return batch
+        // Kind by kind, named rather than looped over `part.kinds`, so each is specialized.
+        switch part {
+        case .attribution:
+            try append(ClickRecord.self, of: state, to: &batch, writer: &writer, digest: digest)
+            try append(BindingRecord.self, of: state, to: &batch, writer: &writer, digest: digest)
+            try append(OpenRecord.self, of: state, to: &batch, writer: &writer, digest: digest)
+        case .exposure:
+            try append(InstallRecord.self, of: state, to: &batch, writer: &writer, digest: digest)
+            try append(OrderRecord.self, of: state, to: &batch, writer: &writer, digest: digest)
+        }
+        return (batch, writer.metNewName)
     }
 
     private static func append<R: StateRowRecord>(
         _: R.Type, of state: PartialState, to batch: inout StateRowBatch, writer: inout StateRowWriter, digest: StateKeyDigest
     ) throws(StateError) {
         let records = state[keyPath: R.store]
-        for index in records.keys.indices {
+        for index in records.keys.indices where !writer.metNewName {
             let key = records.keys[index]
             let record = records.records[index]
             writer.reset()
@@ -79,14 +127,16 @@ enum StateRows {
         return (click, digest.of(writer.bytes))
     }
 
-    /// Where the rows of `R`'s records start in the batch `rows(of: state)` makes: kinds come in
-    /// the order of `kinds`, each in its store's order.
-    static func firstRow<R: StateRowRecord>(of _: R.Type, in state: PartialState) -> Int {
+    /// The batch of `rows(of: state)` that holds the rows of `R`'s records, and where they
+    /// start in it: the kinds of a part come in its order, each in its store's order.
+    static func place<R: StateRowRecord>(of _: R.Type, in state: PartialState) -> (batch: Int, first: Int) {
         func count<K: StateRowRecord>(_: K.Type) -> Int { state[keyPath: K.store].keys.count }
-        var start = 0
-        for kind in kinds {
-            if ObjectIdentifier(kind) == ObjectIdentifier(R.self) { return start }
-            start += count(kind)
+        for part in Part.allCases {
+            var start = 0
+            for kind in part.kinds {
+                if ObjectIdentifier(kind) == ObjectIdentifier(R.self) { return (part.rawValue, start) }
+                start += count(kind)
+            }
         }
         preconditionFailure("\(R.self) is not a state row kind")
     }

@@ -53,22 +53,51 @@ struct StateRowBatch {
     func forEach<Failure: Error>(
         _ body: (Int64, UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws(Failure) -> Void
     ) throws(Failure) {
+        for entry in entries { try row(entry, body) }
+    }
+
+    /// Calls `body` with every row of `batches` (each sorted by digest) in digest order, a tie
+    /// going to the earlier batch: one run of the key index from batches encoded apart,
+    /// without copying them into one.
+    static func forEachInDigestOrder<Failure: Error>(
+        _ batches: [StateRowBatch], _ body: (Int64, UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws(Failure) -> Void
+    ) throws(Failure) {
+        try merged(batches.map(\.entries)) { source, entry throws(Failure) in try batches[source].row(entry, body) }
+    }
+
+    /// Calls `body` with each entry of `lists` (each sorted by digest) and the list it is from,
+    /// in digest order, a tie going to the earlier list.
+    static func merged<Failure: Error>(_ lists: [GrowingArray<Entry>], _ body: (Int, Entry) throws(Failure) -> Void) throws(Failure) {
+        var positions = [Int](repeating: 0, count: lists.count)
+        while true {
+            var least: (source: Int, entry: Entry)?
+            for (source, list) in lists.enumerated() where positions[source] < list.count {
+                let entry = list[positions[source]]
+                if least.map({ entry.digest < $0.entry.digest }) ?? true { least = (source, entry) }
+            }
+            guard let (source, entry) = least else { return }
+            try body(source, entry)
+            positions[source] += 1
+        }
+    }
+
+    /// Calls `body` with the digest, key and value of the row at `entry`.
+    private func row<Failure: Error>(
+        _ entry: Entry, _ body: (Int64, UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws(Failure) -> Void
+    ) throws(Failure) {
         var failure: Failure?
         bytes.withUnsafeBufferPointer { buffer in
+            // Written by `append`, so whole.
+            var position = entry.start
+            let keyCount = Int(Varint.read(buffer, at: &position) ?? 0)
+            let valueCount = Int(Varint.read(buffer, at: &position) ?? 0)
             let raw = UnsafeRawBufferPointer(buffer)
-            for entry in entries {
-                // Written by `append`, so whole.
-                var position = entry.start
-                let keyCount = Int(Varint.read(buffer, at: &position) ?? 0)
-                let valueCount = Int(Varint.read(buffer, at: &position) ?? 0)
-                let key = UnsafeRawBufferPointer(rebasing: raw[position..<position + keyCount])
-                let value = UnsafeRawBufferPointer(rebasing: raw[position + keyCount..<position + keyCount + valueCount])
-                do throws(Failure) {
-                    try body(entry.digest, key, value)
-                } catch {
-                    failure = error
-                    return
-                }
+            let key = UnsafeRawBufferPointer(rebasing: raw[position..<position + keyCount])
+            let value = UnsafeRawBufferPointer(rebasing: raw[position + keyCount..<position + keyCount + valueCount])
+            do throws(Failure) {
+                try body(entry.digest, key, value)
+            } catch {
+                failure = error
             }
         }
         if let failure { throw failure }

@@ -10,9 +10,17 @@ struct StateRowWriter {
     /// The numbers of the names written so far, by symbol: a name is looked up once a table.
     private var nameNumbers = IntegerMap<Int64>()
 
-    init(symbols: SymbolTable, names: StateNames) {
+    /// Whether a name the state has no number for is numbered (a new row of `names`), or only
+    /// noted (`metNewName`, written as absent): what a writer on another thread does, which
+    /// must not write to SQLite.
+    private let numbersNewNames: Bool
+    /// Whether a name went unnumbered (the row written is then not the row to store).
+    private(set) var metNewName = false
+
+    init(symbols: SymbolTable, names: StateNames, numbersNewNames: Bool = true) {
         self.symbols = symbols
         self.names = names
+        self.numbersNewNames = numbersNewNames
     }
 
     /// Starts the next row.
@@ -45,7 +53,15 @@ struct StateRowWriter {
     mutating func name(_ symbol: Symbol?) throws(StateError) {
         guard let symbol else { return varint(0) }
         if let known = nameNumbers[Int64(symbol.raw)] { return varint(UInt64(known)) }
-        let number = try names.number(of: symbols.bytes(symbol))
+        let number: Int64
+        if numbersNewNames {
+            number = try names.number(of: symbols.bytes(symbol))
+        } else if let held = names.heldNumber(of: symbols.bytes(symbol)) {
+            number = held
+        } else {
+            metNewName = true
+            return varint(0)
+        }
         nameNumbers.insert(Int64(symbol.raw), number)
         varint(UInt64(number))
     }
