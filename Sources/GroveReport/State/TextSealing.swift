@@ -30,9 +30,19 @@ struct TextSealing {
         var symbols = take(&state.symbols, SymbolTable())
         var sealed = PartialState()
         if let translation = symbols.rewriting({ seal($0, always: false) }) {
-            sealed.attribution.merge(take(&state.attribution, AttributionState()), translation, symbols: symbols)
-            sealed.exposure.merge(take(&state.exposure, ExposureState()), translation, symbols: symbols)
-            sealed.joins.merge(take(&state.joins, JoinState()), translation, symbols: symbols)
+            // On both cores, as `PartialState.merge` does: the stores of each side are apart.
+            var (attribution, exposure, joins) = (AttributionState(), ExposureState(), JoinState())
+            var (freshAttribution, freshExposure, freshJoins) = (
+                take(&state.attribution, AttributionState()), take(&state.exposure, ExposureState()), take(&state.joins, JoinState())
+            )
+            let rewritten = symbols
+            Parallel.both {
+                attribution.merge(take(&freshAttribution, AttributionState()), translation, symbols: rewritten)
+            } and: {
+                exposure.merge(take(&freshExposure, ExposureState()), translation, symbols: rewritten)
+                joins.merge(take(&freshJoins, JoinState()), translation, symbols: rewritten)
+            }
+            (sealed.attribution, sealed.exposure, sealed.joins) = (attribution, exposure, joins)
         } else {
             sealed.attribution = take(&state.attribution, AttributionState())
             sealed.exposure = take(&state.exposure, ExposureState())
