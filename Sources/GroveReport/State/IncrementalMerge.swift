@@ -72,23 +72,35 @@ struct IncrementalMerge {
         timer.lap("load unit components")
         // What the loads kept (every digest asked for) goes before the joins.
         loaded = []
-        entries += try store.insertRecordRows([take(&compacted, StateRowBatch())])
-        try store.indexRecordRows(take(&entries, []))
-        timer.lap("index rows")
-        var changes = [Self.aggregates(of: before, scope: scope, windows: windows, sign: -1).state]
-        timer.lap("join before")
-        // The stored records merged into the night's, the fewer into the more (a merge costs
-        // what it takes in), and handed over: released as they are merged.
-        var after = take(&sealed, PartialState())
-        after.merge(take(&before, PartialState()))
-        timer.lap("merge after")
-        // Handed over: the join takes the records apart as it goes rather than copying them.
-        let aggregates = Self.aggregates(of: take(&after, PartialState()), scope: scope, windows: windows, sign: 1)
-        changes.append(aggregates.state)
-        timer.lap("join after")
+        // The night's index run (SQLite, and a merge of runs every few nights) is written on
+        // one core while the joins, which ask SQLite nothing, run on the other.
+        var indexing: StateError?
+        var compactedRows = [take(&compacted, StateRowBatch())]
+        var joins: (changes: [PartialState], leaked: Int) = ([], 0)
+        var (stored, night) = (take(&before, PartialState()), take(&sealed, PartialState()))
+        let (store, scope, windows) = (self.store, scope, windows)
+        Parallel.both {
+            do throws(StateError) {
+                entries += try store.insertRecordRows(take(&compactedRows, []))
+                try store.indexRecordRows(take(&entries, []))
+            } catch {
+                indexing = error
+            }
+        } and: {
+            let before = Self.aggregates(of: stored, scope: scope, windows: windows, sign: -1)
+            // The stored records merged into the night's, the fewer into the more (a merge
+            // costs what it takes in), and handed over: released as they are merged.
+            night.merge(take(&stored, PartialState()))
+            // Handed over: the join takes the records apart as it goes rather than copying them.
+            let after = Self.aggregates(of: take(&night, PartialState()), scope: scope, windows: windows, sign: 1)
+            joins = ([before.state, after.state], after.leaked)
+        }
+        if let indexing { throw indexing }
+        timer.lap("index rows and joins")
+        let changes = joins.changes
         try update(with: changes)
         timer.lap("update results")
-        return aggregates.leaked
+        return joins.leaked
     }
 
     /// Moves the records of the totals kinds (`StateSchema.totalKinds`: the accounting, the
