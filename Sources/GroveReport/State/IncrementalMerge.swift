@@ -97,8 +97,7 @@ struct IncrementalMerge {
         }
         if let indexing { throw indexing }
         timer.lap("index rows and joins")
-        let changes = joins.changes
-        try update(with: changes)
+        try update(with: joins.changes)
         timer.lap("update results")
         return joins.leaked
     }

@@ -265,14 +265,16 @@ final class StateStore {
                 while next < entries.count, StateRowBlock.block(of: entries[next].target) < block { next += 1 }
                 let first = next
                 while next < entries.count, StateRowBlock.block(of: entries[next].target) == block { next += 1 }
-                let wanted = entries[first..<next]
-                let whole = StateRowBlock.visit(select.blobInPlace(1), slots: wanted.lazy.map { StateRowBlock.slot(of: $0.target) }) {
+                var wanted = entries[first..<next].makeIterator()
+                let whole = StateRowBlock.visit(select.blobInPlace(1), slots: entries[first..<next].lazy.map { StateRowBlock.slot(of: $0.target) }) {
                     slot, key, value in
-                    // A deleted row (compaction) leaves an empty key.
-                    guard !key.isEmpty else { return }
+                    // The entry of this slot: slots come in the entries' order, a repeat once.
                     let address = StateRowBlock.address(block: block, slot: slot)
-                    let digest = wanted.first { $0.target == address }?.hash ?? 0
-                    rows.append(RecordRow(id: address, digest: digest, key: Array(key), value: Array(value)))
+                    var entry = wanted.next()
+                    while let passed = entry, passed.target < address { entry = wanted.next() }
+                    // A deleted row (compaction) leaves an empty key.
+                    guard let entry, !key.isEmpty else { return }
+                    rows.append(RecordRow(id: address, digest: entry.hash, key: Array(key), value: Array(value)))
                 }
                 guard whole else { throw Self.damagedBlock }
             }

@@ -49,10 +49,10 @@ enum StateRows {
     /// name is encoded again after the one before it, so new names are numbered in one order
     /// whatever the threads did.
     static func rows(of state: PartialState, names: StateNames, digest: StateKeyDigest) throws(StateError) -> [StateRowBatch] {
-        var parts: [(batch: StateRowBatch, metNewName: Bool)?] = [nil, nil]
+        var parts: [Encoded?] = [nil, nil]
         if names.isComplete {
-            var attribution: Result<(batch: StateRowBatch, metNewName: Bool)?, StateError> = .success(nil)
-            var exposure: Result<(batch: StateRowBatch, metNewName: Bool)?, StateError> = .success(nil)
+            var attribution: Result<Encoded?, StateError> = .success(nil)
+            var exposure: Result<Encoded?, StateError> = .success(nil)
             Parallel.both {
                 attribution = Result { () throws(StateError) in try rows(of: state, part: .attribution, names: names, digest: digest, newNames: false) }
             } and: {
@@ -73,9 +73,11 @@ enum StateRows {
 
     /// The rows of one part; without `newNames`, whether a row named a text the state has no
     /// number for (the batch is then cut there).
+    private typealias Encoded = (batch: StateRowBatch, metNewName: Bool)
+
     private static func rows(
         of state: PartialState, part: Part, names: StateNames, digest: StateKeyDigest, newNames: Bool
-    ) throws(StateError) -> (batch: StateRowBatch, metNewName: Bool) {
+    ) throws(StateError) -> Encoded {
         var writer = StateRowWriter(symbols: state.symbols, names: names, numbersNewNames: newNames)
         var batch = StateRowBatch()
         // Kind by kind, named rather than looped over `part.kinds`, so each is specialized.
@@ -98,23 +100,18 @@ enum StateRows {
         for index in records.keys.indices where !writer.metNewName {
             let key = records.keys[index]
             let record = records.records[index]
-            writer.reset()
-            writer.byte(R.rowKind)
-            try R.writeKey(key, to: &writer)
+            try writeKey(R.self, key, to: &writer)
             let keyCount = writer.bytes.count
             try record.write(key: key, to: &writer)
             batch.append(writer.bytes, keyCount: keyCount, digest: digest)
         }
     }
 
-    /// The digest of the row key of a record of kind `R`, written in `writer`'s buffer.
-    static func keyDigest<R: StateRowRecord>(
-        _: R.Type, _ key: R.Index.Key, writer: inout StateRowWriter, digest: StateKeyDigest
-    ) throws(StateError) -> Int64 {
+    /// Starts a row of kind `R` in `writer` with its key: the kind's byte, then the key's parts.
+    private static func writeKey<R: StateRowRecord>(_: R.Type, _ key: R.Index.Key, to writer: inout StateRowWriter) throws(StateError) {
         writer.reset()
         writer.byte(R.rowKind)
         try R.writeKey(key, to: &writer)
-        return digest.of(writer.bytes)
     }
 
     /// The digests of the click row and the binding row of a click id: a binding is keyed by
@@ -122,7 +119,8 @@ enum StateRows {
     static func clickAndBindingDigests(
         _ clickID: Symbol, writer: inout StateRowWriter, digest: StateKeyDigest
     ) throws(StateError) -> (click: Int64, binding: Int64) {
-        let click = try keyDigest(ClickRecord.self, clickID, writer: &writer, digest: digest)
+        try writeKey(ClickRecord.self, clickID, to: &writer)
+        let click = digest.of(writer.bytes)
         writer.replaceKind(with: BindingRecord.rowKind)
         return (click, digest.of(writer.bytes))
     }

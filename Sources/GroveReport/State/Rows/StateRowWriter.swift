@@ -53,10 +53,11 @@ struct StateRowWriter {
     mutating func name(_ symbol: Symbol?) throws(StateError) {
         guard let symbol else { return varint(0) }
         if let known = nameNumbers[Int64(symbol.raw)] { return varint(UInt64(known)) }
+        let text = symbols.bytes(symbol)
         let number: Int64
         if numbersNewNames {
-            number = try names.number(of: symbols.bytes(symbol))
-        } else if let held = names.heldNumber(of: symbols.bytes(symbol)) {
+            number = try names.number(of: text)
+        } else if let held = names.heldNumber(of: text) {
             number = held
         } else {
             metNewName = true
