@@ -26,7 +26,9 @@ struct SortedCollectionsTests {
     }
 
     /// The radix sort against the comparison sort: signed and unsigned, repeats, every byte
-    /// agreeing but one (a digest's sign extension), buckets small and large.
+    /// agreeing but one (a digest's sign extension), digests of fewer bytes than their type
+    /// (sorting starts at the highest byte that differs), input in order but for its last
+    /// element, a narrower type, buckets small and large.
     @Test func radixSortingOrdersAsTheComparisonSortDoes() {
         var generator = SystemRandomNumberGenerator()
         for size in [0, 1, 2, 47, 48, 49, 300, 5_000, 70_000] {
@@ -34,15 +36,26 @@ struct SortedCollectionsTests {
             var repeats = (0..<size).map { _ in Int64.random(in: -3...3, using: &generator) }
             var extremes = (0..<size).map { _ in [Int64.min, .max, 0, -1, 1].randomElement(using: &generator)! }
             var unsigned = (0..<size).map { _ in UInt64.random(in: 0...UInt64.max, using: &generator) }
+            var narrow = (0..<size).map { _ in Int64.random(in: 0..<(1 << 40), using: &generator) }
+            var lastOutOfOrder = (0..<size).map { Int64($0) * 3 }
+            if size > 1 { lastOutOfOrder[size - 1] = 1 }
+            var small = (0..<size).map { _ in Int32.random(in: .min ... .max, using: &generator) }
             let expected = (digests.sorted(), repeats.sorted(), extremes.sorted(), unsigned.sorted())
+            let expectedToo = (narrow.sorted(), lastOutOfOrder.sorted(), small.sorted())
             digests.radixSort()
             repeats.radixSort()
             extremes.radixSort()
             unsigned.radixSort()
+            narrow.radixSort()
+            lastOutOfOrder.radixSort()
+            small.radixSort()
             #expect(digests == expected.0, "size \(size)")
             #expect(repeats == expected.1, "size \(size)")
             #expect(extremes == expected.2, "size \(size)")
             #expect(unsigned == expected.3, "size \(size)")
+            #expect(narrow == expectedToo.0, "size \(size)")
+            #expect(lastOutOfOrder == expectedToo.1, "size \(size)")
+            #expect(small == expectedToo.2, "size \(size)")
         }
     }
 }

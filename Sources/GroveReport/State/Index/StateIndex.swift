@@ -86,7 +86,7 @@ final class StateIndex {
             let span = run.chunks(of: first).lowerBound...run.chunks(of: last).upperBound
             var reader = try ChunkReader(of: run, span: span, scanning: probes.count * Self.probesPerScannedChunk >= span.count, index: self)
             for hash in probes {
-                for index in run.chunks(of: hash) { found += try reader.chunk(index).entries(of: hash) }
+                for index in run.chunks(of: hash) { try reader.chunk(index).appendEntries(of: hash, to: &found) }
             }
             reader.finish()
         }

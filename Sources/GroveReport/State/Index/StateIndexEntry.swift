@@ -75,10 +75,14 @@ struct StateIndexEntry: Comparable, Hashable {
             baseHash &+ Int64(bitPattern: Self.load(bytes, at: Self.headerSize + position * (hashWidth + targetWidth), width: hashWidth))
         }
 
-        /// The entries under `hash`, found by a binary search over the stored digests.
-        func entries(of hash: Int64) -> [StateIndexEntry] {
-            let first = (0..<count).firstIndex(past: { self.hash(at: $0) < hash })
-            return (first..<count).lazy.prefix { self.hash(at: $0) == hash }.map { self[$0] }
+        /// Appends the entries under `hash` to `found`, found by a binary search over the stored
+        /// digests.
+        func appendEntries(of hash: Int64, to found: inout [StateIndexEntry]) {
+            var position = (0..<count).firstIndex(past: { self.hash(at: $0) < hash })
+            while position < count, self.hash(at: position) == hash {
+                found.append(self[position])
+                position += 1
+            }
         }
 
         /// The bytes a value below 2⁶⁴ needs.
@@ -88,8 +92,14 @@ struct StateIndexEntry: Comparable, Hashable {
             withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0.prefix(width)) }
         }
 
+        /// The `width` little-endian bytes at `offset`: one eight-byte load, masked, where eight
+        /// bytes are there (a lookup's binary search loads a digest at every step).
         private static func load(_ bytes: [UInt8], at offset: Int, width: Int) -> UInt64 {
-            bytes.withUnsafeBufferPointer { buffer in
+            bytes.withUnsafeBytes { buffer in
+                if offset + 8 <= buffer.count {
+                    let word = UInt64(littleEndian: buffer.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+                    return width == 8 ? word : word & (1 << (8 * UInt64(width)) - 1)
+                }
                 var value: UInt64 = 0
                 for byte in 0..<width { value |= UInt64(buffer[offset + byte]) << (8 * UInt64(byte)) }
                 return value
