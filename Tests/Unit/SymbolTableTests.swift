@@ -47,6 +47,33 @@ struct SymbolTableTests {
         #expect(Set(symbols.map { translation[$0] }).count == words.count)
     }
 
+    /// Rewriting asks about exactly the strings that hold the byte (at their start, middle or
+    /// end, once or many times, beside empty strings), gives the rewritten ones their new
+    /// symbols and leaves every other symbol where it was.
+    @Test func rewritingAsksOnlyStringsHoldingTheByte() {
+        var table = SymbolTable()
+        var words = (0..<3000).map { "id-\($0)" } + ["", "@", "@start", "end@", "mid@dle", "a@b@c", "", "x"]
+        words += (0..<200).map { "user\($0)@example.com" }
+        let symbols = words.map { table.intern(ByteString($0)) }
+        var asked: [String] = []
+        let translation = table.rewriting(stringsHolding: UInt8(ascii: "@")) { bytes in
+            let text = String(decoding: Array(bytes), as: UTF8.self)
+            asked.append(text)
+            return text.hasPrefix("user") ? Array("sealed-\(text.dropFirst(4).prefix { $0 != "@" })".utf8) : nil
+        }
+        let holding = words.filter { $0.contains("@") }
+        #expect(asked.sorted() == holding.sorted())
+        let map = try! #require(translation)
+        for (word, symbol) in zip(words, symbols) {
+            let expected = word.hasPrefix("user") ? "sealed-\(word.dropFirst(4).prefix { $0 != "@" })" : word
+            #expect(table.string(map[symbol]) == ByteString(expected))
+            if !word.hasPrefix("user") { #expect(map[symbol] == symbol) }
+        }
+        var plain = SymbolTable()
+        _ = (0..<100).map { plain.intern(ByteString("id-\($0)")) }
+        #expect(plain.rewriting(stringsHolding: UInt8(ascii: "@")) { _ in Issue.record("asked"); return nil } == nil)
+    }
+
     @Test func theHashReadsOnlyTheBytesGiven() {
         // Short strings are loaded without reading past their end: equal prefixes of longer
         // buffers must hash like the standalone strings.

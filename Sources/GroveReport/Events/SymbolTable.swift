@@ -217,14 +217,16 @@ struct SymbolTable: Sendable {
         return SymbolTranslation(map: map)
     }
 
-    /// The translation of this table onto itself in which `rewrite` may give a string another
-    /// one (interned here when new), or nil when it gives none: how the state seals texts in
-    /// place (`TextSealing`).
-    mutating func rewriting(_ rewrite: (Slice<GrowingArray<UInt8>>) -> [UInt8]?) -> SymbolTranslation? {
+    /// The translation of this table onto itself in which `rewrite` may give a string that holds
+    /// `byte` another one (interned here when new), or nil when it gives none: how the state
+    /// seals texts in place (`TextSealing`). Strings without `byte` are kept unasked.
+    mutating func rewriting(
+        stringsHolding byte: UInt8, _ rewrite: (Slice<GrowingArray<UInt8>>) -> [UInt8]?
+    ) -> SymbolTranslation? {
         var rewritten: [(symbol: Symbol, bytes: [UInt8])] = []
         for (shard, strings) in shards.enumerated() {
-            for number in 0..<strings.count {
-                let symbol = Self.symbol(UInt32(number), shard: shard)
+            for number in strings.numbers(holding: byte) {
+                let symbol = Self.symbol(number, shard: shard)
                 if let other = rewrite(bytes(symbol)) { rewritten.append((symbol, other)) }
             }
         }

@@ -29,7 +29,7 @@ struct TextSealing {
     func sealed(_ state: consuming PartialState) -> PartialState {
         var symbols = take(&state.symbols, SymbolTable())
         var sealed = PartialState()
-        if let translation = symbols.rewriting({ seal($0, always: false) }) {
+        if let translation = symbols.rewriting(stringsHolding: UInt8(ascii: "@"), { seal($0, always: false) }) {
             // On both cores, as `PartialState.merge` does: the stores of each side are apart.
             var (attribution, exposure, joins) = (AttributionState(), ExposureState(), JoinState())
             var (freshAttribution, freshExposure, freshJoins) = (

@@ -8,6 +8,8 @@ struct StateRowReader {
     private var nameSymbols = IntegerMap<Symbol>()
     private var bytes: [UInt8] = []
     private var position = 0
+    /// A text being unpacked, kept between texts so that a row's texts allocate nothing.
+    private var unpacked: [UInt8] = []
 
     /// How the rows of a schema store texts and instants; the migrations read the older ones.
     enum Format {
@@ -100,24 +102,28 @@ struct StateRowReader {
         case 1:
             return symbols.intern(TextSealing.sealedText(digestBytes: try take(32)))
         case _ where format == .version3:
-            return symbols.intern(try take(try length(header - 2)))
+            let whole = try span(try length(header - 2))
+            return whole.withUnsafeBufferPointer { symbols.intern($0) }
         default:
             guard let form = StateTextForm(rawValue: (header - 2) & 3) else { throw damaged("an unknown text form") }
             let count = try length((header - 2) >> 2)
-            var text = try take(count)
             switch form {
             case .whole:
-                break
+                let whole = try span(count)
+                return whole.withUnsafeBufferPointer { symbols.intern($0) }
             case .hexTail:
-                StateTextForm.unpackHex(try take(try length(try varint())), upper: false, to: &text)
+                unpacked.removeAll(keepingCapacity: true)
+                unpacked.append(contentsOf: try span(count))
+                StateTextForm.unpackHex(try span(try length(try varint())), upper: false, to: &unpacked)
             case .upperUUID, .lowerUUID:
                 guard count == 0 else { throw damaged("a UUID has a prefix") }
-                for (index, byte) in try take(16).enumerated() {
-                    if StateTextForm.uuidDash(after: index) { text.append(UInt8(ascii: "-")) }
-                    StateTextForm.unpackHex(CollectionOfOne(byte), upper: form == .upperUUID, to: &text)
+                unpacked.removeAll(keepingCapacity: true)
+                for (index, byte) in try span(16).enumerated() {
+                    if StateTextForm.uuidDash(after: index) { unpacked.append(UInt8(ascii: "-")) }
+                    StateTextForm.unpackHex(CollectionOfOne(byte), upper: form == .upperUUID, to: &unpacked)
                 }
             }
-            return symbols.intern(text)
+            return symbols.intern(unpacked)
         }
     }
 
@@ -133,9 +139,14 @@ struct StateRowReader {
     }
 
     private mutating func take(_ count: Int) throws(StateError) -> [UInt8] {
+        Array(try span(count))
+    }
+
+    /// The next `count` bytes of the row, in place.
+    private mutating func span(_ count: Int) throws(StateError) -> ArraySlice<UInt8> {
         guard count <= bytes.count - position else { throw damaged("a row ends early") }
         defer { position += count }
-        return Array(bytes[position..<position + count])
+        return bytes[position..<position + count]
     }
 
     private mutating func varint() throws(StateError) -> UInt64 {
