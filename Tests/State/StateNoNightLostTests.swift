@@ -76,19 +76,20 @@ struct StateNoNightLostTests {
     /// hold the night; a later run with room folds them in.
     @Test func aLogThatCouldNotBeFoldedBackIsToldWithItsSideFiles() throws {
         let directory = try temporaryDirectory()
-        // Events enough for a state well past the limit below (schema 6 stores them in less).
-        let nights = try StateTests.splitLogs(into: directory, files: 1, seed: 42, events: 8000)
+        // Events enough for a state well past the limit below (schema 6 stores them in less),
+        // which a tiny night's log (about 16 pages of 16 KiB) stays under.
+        let nights = try StateTests.splitLogs(into: directory, files: 1, seed: 42, events: 30000)
         let state = directory + "/state.db"
         let first = try execute(["run", "--state", state, "--out", directory + "/first", "--max-reject-rate", "1"] + nights)
         #expect(first.status == 0, "\(first.stderr)")
         let size = try readFile(state).count
-        #expect(size > 300_000, "the state is too small for the limit below: \(size) bytes")
+        #expect(size > 900_000, "the state is too small for the limit below: \(size) bytes")
         let tiny = directory + "/tiny.ndjson"
         try writeFile(tiny, ndjson([
             #"{"type":"link_click","ts":"2026-03-05T10:00:00Z","clickId":"late-1","appKey":"k","slug":"s","route":"app","utm_campaign":"late"}"#,
         ]))
         let limited = try execute(
-            ["-c", "trap '' XFSZ; exec prlimit --fsize=200000 \"$@\"", "sh",
+            ["-c", "trap '' XFSZ; exec prlimit --fsize=600000 \"$@\"", "sh",
              executablePath, "run", "--state", state, "--out", directory + "/limited", tiny],
             executable: "/bin/sh")
         #expect(limited.status == 0, "\(limited.stderr)")

@@ -58,8 +58,10 @@ final class StateStore {
             try connection.execute("PRAGMA cache_size = -4096")
             try connection.execute("PRAGMA temp_store = MEMORY")
             // Incremental vacuum lets a night give back the pages its merges freed (`commit`);
-            // SQLite takes it only before the file's first page is written.
-            if creating { try connection.execute("PRAGMA auto_vacuum = INCREMENTAL") }
+            // 16 KiB pages because a night reads most pages of its rows and index, each page
+            // one read from the file system: a quarter of the reads, and of the pages a commit's
+            // vacuum moves. SQLite takes both only before the file's first page is written.
+            if creating { try connection.execute("PRAGMA page_size = 16384; PRAGMA auto_vacuum = INCREMENTAL") }
             try connection.execute("BEGIN IMMEDIATE")
         }
         if !creating, try mapping({ () throws(SQLiteError) in try connection.integer("PRAGMA user_version") }) == 0 {
