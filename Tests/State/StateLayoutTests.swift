@@ -35,8 +35,8 @@ struct StateLayoutTests {
         try storedRows(state).reduce(0) { $0 + $1.key.count + $1.value.count }
     }
 
-    /// A new state vacuums incrementally: the pages a night's index merges and compaction free
-    /// go back at its commit, so the file holds no free page between nights.
+    /// A new state has 16 KiB pages and vacuums incrementally: the pages a night's index merges
+    /// and compaction free go back at its commit, so the file holds no free page between nights.
     @Test func aNightLeavesNoFreePage() throws {
         let directory = try temporaryDirectory()
         let files = try StateTests.splitLogs(into: directory, files: 10, seed: 23, events: 6000)
@@ -45,6 +45,7 @@ struct StateLayoutTests {
         for file in files {
             let night = try execute(["run", "--state", state, "--out", directory + "/out", "--max-reject-rate", "1", file])
             #expect(night.status == 0, "\(night.stderr)")
+            #expect(try Self.scalar(state, "PRAGMA page_size") == "16384")
             #expect(try Self.scalar(state, "PRAGMA auto_vacuum") == "2")
             #expect(try Self.scalar(state, "PRAGMA freelist_count") == "0")
             runs.append(Int(try Self.scalar(state, "SELECT count(*) FROM index_runs")) ?? 0)
@@ -128,6 +129,8 @@ struct StateLayoutTests {
     @Test func aVersion3StateIsMigratedWithItsIdsPacked() throws {
         let (fixtures, directory, state) = try Self.copiedFixture("state-v3")
         let bytesBefore = Int(try Self.scalar(state, "SELECT sum(length(key) + length(value)) FROM records")) ?? 0
+        // Made with 4 KiB pages, which it keeps: the page size is the file's from its creation.
+        #expect(try Self.scalar(state, "PRAGMA page_size") == "4096")
         let days = ["2026-03-02", "2026-03-03", "2026-03-04"].map { fixtures + "/state-v1/events-\($0).ndjson.gz" }
         let single = try execute(["run", "--out", directory + "/single", "--max-reject-rate", "1"] + days)
         #expect(single.status == 0, "\(single.stderr)")
@@ -170,6 +173,7 @@ struct StateLayoutTests {
             #expect(!tables.split(separator: " ").contains(Substring(gone)), "\(tables)")
         }
         #expect(try Self.scalar(state, "SELECT group_concat(name, ' ') FROM pragma_table_info('records')") == "id rows")
+        #expect(try Self.scalar(state, "PRAGMA page_size") == "4096")
         // Each instant takes six bytes instead of ten (about 5 % of these rows).
         let bytesAfter = try Self.storedRowBytes(state)
         #expect(bytesAfter * 25 < bytesBefore * 24, "\(bytesBefore) bytes of rows before, \(bytesAfter) after")
