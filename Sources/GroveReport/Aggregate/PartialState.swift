@@ -39,6 +39,13 @@ struct PartialState: WorkerState {
         let translation = take(&other.symbols, SymbolTable()).translation(into: &symbols, threads: 2)
         accounting.merge(other.accounting)
         rejects += other.rejects
+        mergeStores(of: &other, through: translation)
+    }
+
+    /// Merges the stores of `other` in, their symbols taken to this state's by `translation`,
+    /// releasing each as it is merged: attribution on one thread, exposure and the joins' records
+    /// (disjoint stores) on the other. `merge`, and sealing a night's texts (`TextSealing`).
+    mutating func mergeStores(of other: inout PartialState, through translation: SymbolTranslation) {
         let symbols = self.symbols
         var attribution = take(&self.attribution, AttributionState())
         var otherAttribution = take(&other.attribution, AttributionState())

@@ -453,12 +453,10 @@ final class StateStore {
         }
     }
 
-    /// Integers as one JSON array, distinct and sorted, which `json_each` walks: the table is then
-    /// read in order, page by page, and no table of them is written.
-    private static func jsonArray(_ integers: [Int64]) -> String {
-        var sorted = integers.sorted()
-        sorted.removeDuplicates()
-        return "[" + sorted.map(String.init).joined(separator: ",") + "]"
+    /// Distinct integers in ascending order as one JSON array, which `json_each` walks: the table
+    /// is then read in order, page by page, and no table of them is written.
+    private static func jsonArray(_ sortedDistinct: [Int64]) -> String {
+        "[" + sortedDistinct.map(String.init).joined(separator: ",") + "]"
     }
 
     // MARK: The indexes

@@ -30,19 +30,10 @@ struct TextSealing {
         var symbols = take(&state.symbols, SymbolTable())
         var sealed = PartialState()
         if let translation = symbols.rewriting(stringsHolding: UInt8(ascii: "@"), { seal($0, always: false) }) {
-            // On both cores, as `PartialState.merge` does: the stores of each side are apart.
-            var (attribution, exposure, joins) = (AttributionState(), ExposureState(), JoinState())
-            var (freshAttribution, freshExposure, freshJoins) = (
-                take(&state.attribution, AttributionState()), take(&state.exposure, ExposureState()), take(&state.joins, JoinState())
-            )
-            let rewritten = symbols
-            Parallel.both {
-                attribution.merge(take(&freshAttribution, AttributionState()), translation, symbols: rewritten)
-            } and: {
-                exposure.merge(take(&freshExposure, ExposureState()), translation, symbols: rewritten)
-                joins.merge(take(&freshJoins, JoinState()), translation, symbols: rewritten)
-            }
-            (sealed.attribution, sealed.exposure, sealed.joins) = (attribution, exposure, joins)
+            // Moved in and back out, so that interning the emails below copies no table.
+            sealed.symbols = take(&symbols, SymbolTable())
+            sealed.mergeStores(of: &state, through: translation)
+            symbols = take(&sealed.symbols, SymbolTable())
         } else {
             sealed.attribution = take(&state.attribution, AttributionState())
             sealed.exposure = take(&state.exposure, ExposureState())

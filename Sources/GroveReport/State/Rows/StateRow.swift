@@ -50,7 +50,7 @@ enum StateRows {
     /// whatever the threads did.
     static func rows(of state: PartialState, names: StateNames, digest: StateKeyDigest) throws(StateError) -> [StateRowBatch] {
         var parts: [Encoded?] = [nil, nil]
-        if names.isComplete {
+        if names.isComplete, recordCount(of: state) >= parallelRecords {
             var attribution: Result<Encoded?, StateError> = .success(nil)
             var exposure: Result<Encoded?, StateError> = .success(nil)
             Parallel.both {
@@ -69,6 +69,18 @@ enum StateRows {
             }
         }
         return batches
+    }
+
+    /// Records from which a state's parts are encoded on two threads: below, handing a part to
+    /// another thread costs more than it saves (compaction encodes one record at a time).
+    private static let parallelRecords = 1_024
+
+    private static func recordCount(of state: PartialState) -> Int {
+        kinds.reduce(0) { $0 + recordCount(of: $1, in: state) }
+    }
+
+    private static func recordCount<K: StateRowRecord>(of _: K.Type, in state: PartialState) -> Int {
+        state[keyPath: K.store].keys.count
     }
 
     /// The rows of one part; without `newNames`, whether a row named a text the state has no
@@ -128,12 +140,11 @@ enum StateRows {
     /// The batch of `rows(of: state)` that holds the rows of `R`'s records, and where they
     /// start in it: the kinds of a part come in its order, each in its store's order.
     static func place<R: StateRowRecord>(of _: R.Type, in state: PartialState) -> (batch: Int, first: Int) {
-        func count<K: StateRowRecord>(_: K.Type) -> Int { state[keyPath: K.store].keys.count }
         for part in Part.allCases {
             var start = 0
             for kind in part.kinds {
                 if ObjectIdentifier(kind) == ObjectIdentifier(R.self) { return (part.rawValue, start) }
-                start += count(kind)
+                start += recordCount(of: kind, in: state)
             }
         }
         preconditionFailure("\(R.self) is not a state row kind")
