@@ -219,8 +219,11 @@ final class StateIndex {
     /// deletes them. A chunk is deleted once read, so the merged run's pages are mostly those
     /// the inputs freed, and a merge leaves the file about as large as it found it.
     private func merge(_ runs: [Run]) throws(SQLiteError) -> Run {
+        /// Where a merge stands in one run. Only what a step reads is held, so a step copies
+        /// no run (its fences and filter are arrays).
         struct Cursor {
-            var run: Run
+            let firstChunk: Int64
+            let chunks: Int
             var chunk = 0
             var entries: StateIndexEntry.Chunk
             var position = 0
@@ -228,9 +231,27 @@ final class StateIndex {
             var current: StateIndexEntry?
 
             init(run: Run, entries: StateIndexEntry.Chunk) {
-                self.run = run
+                firstChunk = run.firstChunk
+                chunks = run.fences.count
                 self.entries = entries
                 current = entries.count > 0 ? entries[0] : nil
+            }
+
+            /// Whether the step past `current` leaves this chunk for the run's next one.
+            var leavesChunk: Bool { position + 1 == entries.count && chunk + 1 < chunks }
+
+            /// Steps past `current` within the chunk.
+            mutating func step() {
+                position += 1
+                current = position < entries.count ? entries[position] : nil
+            }
+
+            /// Moves to the run's next chunk, `next`.
+            mutating func enter(_ next: StateIndexEntry.Chunk) {
+                chunk += 1
+                position = 0
+                entries = next
+                current = next.count > 0 ? next[0] : nil
             }
         }
         var cursors: [Cursor] = []
@@ -245,15 +266,13 @@ final class StateIndex {
                 next = (index, entry)
             }
             guard let (index, entry) = next else { return nil }
-            cursors[index].position += 1
-            if cursors[index].position == cursors[index].entries.count, cursors[index].chunk + 1 < cursors[index].run.fences.count {
-                try deleteChunks(cursors[index].run.firstChunk + Int64(cursors[index].chunk), through: nil)
-                cursors[index].chunk += 1
-                cursors[index].position = 0
-                cursors[index].entries = try read(chunk: cursors[index].run.firstChunk + Int64(cursors[index].chunk))
+            if cursors[index].leavesChunk {
+                let done = cursors[index].firstChunk + Int64(cursors[index].chunk)
+                try deleteChunks(done, through: nil)
+                cursors[index].enter(try read(chunk: done + 1))
+            } else {
+                cursors[index].step()
             }
-            let cursor = cursors[index]
-            cursors[index].current = cursor.position < cursor.entries.count ? cursor.entries[cursor.position] : nil
             return entry
         }
         for old in runs { try delete(old) }
