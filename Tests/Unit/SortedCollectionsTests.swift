@@ -16,6 +16,16 @@ struct SortedCollectionsTests {
         }
     }
 
+    @Test func aSortedArrayContainsWhatASetOfItContains() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<50 {
+            let values = (0..<Int.random(in: 0..<20, using: &generator)).map { _ in Int64.random(in: -30..<30, using: &generator) }.sorted()
+            for probe in Int64(-32)..<32 {
+                #expect(values.contains(sorted: probe) == Set(values).contains(probe))
+            }
+        }
+    }
+
     @Test func removingDuplicatesKeepsOneOfEach() {
         var values: [Int64] = [1, 1, 2, 3, 3, 3, 7]
         values.removeDuplicates()

@@ -256,16 +256,18 @@ struct IncrementalMerge {
     /// it), with every install record that names it (in any campaign) and every order that
     /// names it.
     private mutating func loadUnitComponents(also fresh: PartialState) throws(StateError) {
-        var units = Set<Int64>()
+        // Repeats are kept: the index lookup sorts the digests and drops them, cheaper than a
+        // hash set a unit (a backfill night names millions).
+        var units: [Int64] = []
         for side in [before, fresh] {
             for install in side.exposure.installs.records {
-                for decision in install.decisions.values { units.insert(Self.unitDigest(decision.unit, side.symbols, digest)) }
+                for decision in install.decisions.values { units.append(Self.unitDigest(decision.unit, side.symbols, digest)) }
             }
             for order in side.exposure.orders.records {
-                for unit in Self.units(of: order) { units.insert(Self.unitDigest(unit, side.symbols, digest)) }
+                for unit in Self.units(of: order) { units.append(Self.unitDigest(unit, side.symbols, digest)) }
             }
         }
-        try load(store.linkedRecords(Array(units)))
+        try load(store.linkedRecords(take(&units, [])))
     }
 
     /// The per-campaign results of `state` past the join stages under `scope`, added (`sign`

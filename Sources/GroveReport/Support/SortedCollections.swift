@@ -19,6 +19,14 @@ extension RandomAccessCollection {
     }
 }
 
+extension RandomAccessCollection where Element: Comparable {
+    /// Whether this sorted collection holds `element`: a binary search.
+    func contains(sorted element: Element) -> Bool {
+        let index = firstIndex(past: { $0 < element })
+        return index != endIndex && self[index] == element
+    }
+}
+
 extension Array where Element: Equatable {
     /// Drops each element equal to the one before it (all repeats, when sorted).
     mutating func removeDuplicates() {

@@ -27,15 +27,26 @@ struct StateIndexEntry: Comparable, Hashable {
         if entries.isEmpty { (least, most) = (StateIndexEntry(hash: 0, target: 0), StateIndexEntry(hash: 0, target: 0)) }
         let hashWidth = Chunk.width(UInt64(bitPattern: most.hash &- least.hash))
         let targetWidth = Chunk.width(UInt64(bitPattern: most.target &- least.target))
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(Chunk.headerSize + entries.count * (hashWidth + targetWidth))
-        Chunk.append(UInt64(entries.count), width: 2, to: &bytes)
-        bytes += [UInt8(hashWidth), UInt8(targetWidth)]
-        Chunk.append(UInt64(bitPattern: least.hash), width: 8, to: &bytes)
-        Chunk.append(UInt64(bitPattern: least.target), width: 8, to: &bytes)
-        for entry in entries {
-            Chunk.append(UInt64(bitPattern: entry.hash &- least.hash), width: hashWidth, to: &bytes)
-            Chunk.append(UInt64(bitPattern: entry.target &- least.target), width: targetWidth, to: &bytes)
+        let count = Chunk.headerSize + entries.count * (hashWidth + targetWidth)
+        // Each field is stored as a whole little-endian word at its offset, the next field
+        // overwriting the word's spare high bytes: a call to append a few bytes cost more than
+        // the bytes (a backfill night writes millions of entries in its index merge).
+        let bytes = [UInt8](unsafeUninitializedCapacity: count + 8) { buffer, initialized in
+            let raw = UnsafeMutableRawBufferPointer(buffer)
+            var offset = 0
+            func store(_ value: UInt64, width: Int) {
+                raw.storeBytes(of: value.littleEndian, toByteOffset: offset, as: UInt64.self)
+                offset += width
+            }
+            store(UInt64(entries.count), width: 2)
+            store(UInt64(hashWidth) | UInt64(targetWidth) << 8, width: 2)
+            store(UInt64(bitPattern: least.hash), width: 8)
+            store(UInt64(bitPattern: least.target), width: 8)
+            for entry in entries {
+                store(UInt64(bitPattern: entry.hash &- least.hash), width: hashWidth)
+                store(UInt64(bitPattern: entry.target &- least.target), width: targetWidth)
+            }
+            initialized = offset
         }
         return bytes
     }
@@ -87,13 +98,6 @@ struct StateIndexEntry: Comparable, Hashable {
 
         /// The bytes a value below 2⁶⁴ needs.
         static func width(_ value: UInt64) -> Int { (64 - value.leadingZeroBitCount + 7) / 8 }
-
-        /// Appends the `width` low bytes of `value`, little-endian: one contiguous copy (a
-        /// slice of the value's bytes took the element-by-element path, a tenth of a backfill
-        /// night's index merge).
-        static func append(_ value: UInt64, width: Int, to bytes: inout [UInt8]) {
-            withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: $0[..<width])) }
-        }
 
         /// The `width` little-endian bytes at `offset`: one eight-byte load, masked, where eight
         /// bytes are there (a lookup's binary search loads a digest at every step).
