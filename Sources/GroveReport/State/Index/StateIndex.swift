@@ -93,6 +93,9 @@ final class StateIndex {
         return found
     }
 
+    /// The chunks with ids in a range, in order.
+    private static let chunksInOrder = "SELECT id, entries FROM index_chunks WHERE id BETWEEN ? AND ? ORDER BY id"
+
     /// Probes a chunk of a run's span at which the run is scanned rather than looked up by chunk.
     private static let probesPerScannedChunk = 8
 
@@ -107,7 +110,7 @@ final class StateIndex {
             self.run = run
             self.index = index
             scan = scanning
-                ? try index.connection.prepare("SELECT id, entries FROM index_chunks WHERE id BETWEEN ? AND ? ORDER BY id")
+                ? try index.connection.prepare(StateIndex.chunksInOrder)
                     .bind([.integer(run.firstChunk + Int64(span.lowerBound)), .integer(run.firstChunk + Int64(span.upperBound))])
                 : nil
         }
@@ -215,79 +218,97 @@ final class StateIndex {
         loadedRuns = [try merge(runs)]
     }
 
-    /// Merges `runs` (chunk by chunk, so memory stays that of a chunk a run) into a new run, and
-    /// deletes them. A chunk is deleted once read, so the merged run's pages are mostly those
-    /// the inputs freed, and a merge leaves the file about as large as it found it.
+    /// Merges `runs` (a batch of chunks at a time, so memory stays that of a batch a run) into
+    /// a new run, and deletes them. A batch is deleted once passed, so the merged run's pages
+    /// are mostly those the inputs freed, and a merge leaves the file about as large as it
+    /// found it.
     private func merge(_ runs: [Run]) throws(SQLiteError) -> Run {
-        /// Where a merge stands in one run. Only what a step reads is held, so a step copies
-        /// no run (its fences and filter are arrays).
-        struct Cursor {
-            let firstChunk: Int64
-            let chunks: Int
-            var chunk = 0
-            var entries: StateIndexEntry.Chunk
-            var position = 0
-            /// The entry at `position`, decoded once.
-            var current: StateIndexEntry?
-
-            init(run: Run, entries: StateIndexEntry.Chunk) {
-                firstChunk = run.firstChunk
-                chunks = run.fences.count
-                self.entries = entries
-                current = entries.count > 0 ? entries[0] : nil
-            }
-
-            /// Whether the step past `current` leaves this chunk for the run's next one.
-            var leavesChunk: Bool { position + 1 == entries.count && chunk + 1 < chunks }
-
-            /// Steps past `current` within the chunk.
-            mutating func step() {
-                position += 1
-                current = position < entries.count ? entries[position] : nil
-            }
-
-            /// Moves to the run's next chunk, `next`.
-            mutating func enter(_ next: StateIndexEntry.Chunk) {
-                chunk += 1
-                position = 0
-                entries = next
-                current = next.count > 0 ? next[0] : nil
-            }
-        }
-        var cursors: [Cursor] = []
+        var cursors: [MergeCursor] = []
         for run in runs where !run.fences.isEmpty {
-            cursors.append(Cursor(run: run, entries: try read(chunk: run.firstChunk)))
+            var cursor = MergeCursor(firstChunk: run.firstChunk, chunks: run.fences.count)
+            try advance(&cursor)
+            cursors.append(cursor)
         }
-        let run = try write(capacity: runs.reduce(0) { $0 + $1.entries }) { () throws(SQLiteError) -> StateIndexEntry? in
-            var next: (index: Int, entry: StateIndexEntry)?
+        var merged: [StateIndexEntry] = []
+        let run = try write(capacity: runs.reduce(0) { $0 + $1.entries }) { () throws(SQLiteError) -> [StateIndexEntry]? in
+            cursors.removeAll { $0.entries.isEmpty }
+            // Every entry up to the least of the batches' last ones is in a batch read: those
+            // are merged and handed over as one batch, and a batch passed makes way for the next.
+            guard let bound = cursors.lazy.compactMap(\.entries.last).min() else { return nil }
+            merged.removeAll(keepingCapacity: true)
             for index in cursors.indices {
-                guard let entry = cursors[index].current else { continue }
-                if let best = next, best.entry <= entry { continue }
-                next = (index, entry)
+                let entries = cursors[index].entries
+                let end = entries[cursors[index].position...].firstIndex(past: { $0 <= bound })
+                merged += entries[cursors[index].position..<end]
+                cursors[index].position = end
+                if end == entries.count { try advance(&cursors[index]) }
             }
-            guard let (index, entry) = next else { return nil }
-            if cursors[index].leavesChunk {
-                let done = cursors[index].firstChunk + Int64(cursors[index].chunk)
-                try deleteChunks(done, through: nil)
-                cursors[index].enter(try read(chunk: done + 1))
-            } else {
-                cursors[index].step()
-            }
-            return entry
+            // Runs in order, merged by the sort's merging of runs it finds.
+            merged.sort()
+            return merged
         }
         for old in runs { try delete(old) }
         return run
     }
 
-    /// Writes a run of sorted `entries`, repeats dropped, in chunks after the last stored one.
-    private func write(_ entries: some Sequence<StateIndexEntry>, capacity: Int) throws(SQLiteError) -> Run {
-        var iterator = entries.makeIterator()
-        return try write(capacity: capacity) { () throws(SQLiteError) in iterator.next() }
+    /// Where a merge stands in one run: the entries of its current batch of chunks, decoded.
+    private struct MergeCursor {
+        let firstChunk: Int64
+        let chunks: Int
+        /// The chunks read so far, the last `batch` of them into `entries`.
+        var read = 0
+        var batch = 0
+        var entries: [StateIndexEntry] = []
+        var position = 0
+
+        init(firstChunk: Int64, chunks: Int) {
+            self.firstChunk = firstChunk
+            self.chunks = chunks
+        }
     }
 
-    /// Writes a run of the entries `next` gives in order until nil, repeats dropped, in chunks
-    /// after the last stored one, with a filter sized for `capacity`.
-    private func write(capacity: Int, _ next: () throws(SQLiteError) -> StateIndexEntry?) throws(SQLiteError) -> Run {
+    /// Chunks a merge reads with one statement, and deletes with one once passed (a statement
+    /// each way a chunk was a third of a backfill night's merge).
+    static let mergeBatch = 32
+
+    /// Deletes the cursor's batch of chunks, passed, and reads the run's next batch (none past
+    /// its last chunk).
+    private func advance(_ cursor: inout MergeCursor) throws(SQLiteError) {
+        if cursor.batch > 0 {
+            let end = cursor.firstChunk + Int64(cursor.read)
+            try deleteChunks(end - Int64(cursor.batch), through: end - 1)
+        }
+        cursor.entries.removeAll(keepingCapacity: true)
+        cursor.position = 0
+        cursor.batch = min(Self.mergeBatch, cursor.chunks - cursor.read)
+        guard cursor.batch > 0 else { return }
+        var expected = cursor.firstChunk + Int64(cursor.read)
+        let select = try statement(Self.chunksInOrder).bind([.integer(expected), .integer(expected + Int64(cursor.batch) - 1)])
+        defer { select.reset() }
+        while try select.step() {
+            guard select.integer(0) == expected, let chunk = StateIndexEntry.Chunk(select.blob(1)) else {
+                throw Self.damage("an index chunk is missing or cut")
+            }
+            chunk.appendAll(to: &cursor.entries)
+            expected += 1
+        }
+        guard expected == cursor.firstChunk + Int64(cursor.read + cursor.batch) else { throw Self.damage("an index chunk is missing or cut") }
+        cursor.read += cursor.batch
+    }
+
+    /// Writes a run of sorted `entries`, repeats dropped, in chunks after the last stored one.
+    private func write(_ entries: [StateIndexEntry], capacity: Int) throws(SQLiteError) -> Run {
+        var given = false
+        return try write(capacity: capacity) { () throws(SQLiteError) -> [StateIndexEntry]? in
+            defer { given = true }
+            return given ? nil : entries
+        }
+    }
+
+    /// Writes a run of the entries of the batches `nextBatch` gives until nil (each sorted,
+    /// each after the one before), repeats dropped, in chunks after the last stored one, with
+    /// a filter sized for `capacity`. Batches, not an entry a call: a merge writes millions.
+    private func write(capacity: Int, _ nextBatch: () throws(SQLiteError) -> [StateIndexEntry]?) throws(SQLiteError) -> Run {
         let firstChunk = try connection.integer("SELECT coalesce(max(id), 0) + 1 FROM index_chunks")
         let insertChunk = try connection.prepare("INSERT INTO index_chunks (id, entries) VALUES (?, ?)")
         var filter = StateKeyFilter(capacity: capacity)
@@ -304,20 +325,22 @@ final class StateIndex {
             targets = (.max, .min)
         }
         var previous: StateIndexEntry?
-        while let entry = try next() {
-            guard entry != previous else { continue }
-            previous = entry
-            filter.add(entry.hash)
-            if let first = chunk.first {
-                let least = min(targets.least, entry.target)
-                let most = max(targets.most, entry.target)
-                let width = StateIndexEntry.Chunk.width(UInt64(bitPattern: entry.hash &- first.hash))
-                    + StateIndexEntry.Chunk.width(UInt64(bitPattern: most &- least))
-                if StateIndexEntry.Chunk.headerSize + (chunk.count + 1) * width > Self.chunkBudget { try flush() }
+        while let batch = try nextBatch() {
+            for entry in batch {
+                guard entry != previous else { continue }
+                previous = entry
+                filter.add(entry.hash)
+                if let first = chunk.first {
+                    let least = min(targets.least, entry.target)
+                    let most = max(targets.most, entry.target)
+                    let width = StateIndexEntry.Chunk.width(UInt64(bitPattern: entry.hash &- first.hash))
+                        + StateIndexEntry.Chunk.width(UInt64(bitPattern: most &- least))
+                    if StateIndexEntry.Chunk.headerSize + (chunk.count + 1) * width > Self.chunkBudget { try flush() }
+                }
+                chunk.append(entry)
+                targets = (min(targets.least, entry.target), max(targets.most, entry.target))
+                count += 1
             }
-            chunk.append(entry)
-            targets = (min(targets.least, entry.target), max(targets.most, entry.target))
-            count += 1
         }
         try flush()
         var fenceBytes: [UInt8] = []
@@ -336,9 +359,9 @@ final class StateIndex {
         try connection.prepare("DELETE FROM index_runs WHERE id = ?").run([.integer(run.id)])
     }
 
-    /// Deletes the chunks `first` through `last` (nil: `first` alone).
-    private func deleteChunks(_ first: Int64, through last: Int64?) throws(SQLiteError) {
-        try statement("DELETE FROM index_chunks WHERE id BETWEEN ? AND ?").run([.integer(first), .integer(last ?? first)])
+    /// Deletes the chunks `first` through `last`.
+    private func deleteChunks(_ first: Int64, through last: Int64) throws(SQLiteError) {
+        try statement("DELETE FROM index_chunks WHERE id BETWEEN ? AND ?").run([.integer(first), .integer(last)])
     }
 
     private static func damage(_ reason: String) -> SQLiteError {
