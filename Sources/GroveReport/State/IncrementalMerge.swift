@@ -65,11 +65,11 @@ struct IncrementalMerge {
         timer.lap("append rows")
         // Every lookup of a phase is one sorted batch: SQLite then reads each page once.
         try load(entries.map(\.hash))
-        timer.lap("load touched keys")
+        timer.lap("load touched keys", rows: rowsRead)
         try loadClickComponents(also: sealed)
-        timer.lap("load click components")
+        timer.lap("load click components", rows: rowsRead)
         try loadUnitComponents(also: sealed)
-        timer.lap("load unit components")
+        timer.lap("load unit components", rows: rowsRead)
         // What the loads kept (every digest asked for) goes before the joins.
         loaded = []
         // The night's index run (SQLite, and a merge of runs every few nights) is written on

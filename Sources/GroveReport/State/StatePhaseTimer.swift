@@ -6,20 +6,21 @@ import Foundation
 
 /// `GROVE_REPORT_STATE_PHASES=1`: a stateful run writes how long each phase of its merge took,
 /// in wall time and in CPU time of all its threads, and the process's peak memory at its end to
-/// stderr (`state phase NAME MS cpu MS peak MIB`), for the nights benchmark and anyone asking
-/// where a night's time and memory go. Inert unless set.
+/// stderr (`state phase NAME MS cpu MS peak MIB`, and `rows N` after a load: the stored rows it
+/// read), for the nights benchmark and anyone asking where a night's time and memory go. Inert
+/// unless set.
 struct StatePhaseTimer {
     private static let enabled = getenv("GROVE_REPORT_STATE_PHASES").map { String(cString: $0) == "1" } ?? false
     private var last = DispatchTime.now().uptimeNanoseconds
     private var lastCPU = Self.processCPUMilliseconds()
 
     /// Ends the phase named `name` and starts the next.
-    mutating func lap(_ name: StaticString) {
+    mutating func lap(_ name: StaticString, rows: Int? = nil) {
         guard Self.enabled else { return }
         let now = DispatchTime.now().uptimeNanoseconds
         let milliseconds = Double(now - last) / 1e6
         let cpu = Self.processCPUMilliseconds()
-        let line = Array("state phase \(name) \((milliseconds * 10).rounded() / 10) cpu \(Int((cpu - lastCPU).rounded())) peak \(Self.peakMebibytes())\n".utf8)
+        let line = Array("state phase \(name) \((milliseconds * 10).rounded() / 10) cpu \(Int((cpu - lastCPU).rounded())) peak \(Self.peakMebibytes())\(rows.map { " rows \($0)" } ?? "")\n".utf8)
         _ = line.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
         (last, lastCPU) = (now, cpu)
     }

@@ -8,8 +8,6 @@ struct StateRowReader {
     private var nameSymbols = IntegerMap<Symbol>()
     private var bytes: [UInt8] = []
     private var position = 0
-    /// A text being unpacked, kept between texts so that a row's texts allocate nothing.
-    private var unpacked: [UInt8] = []
 
     /// How the rows of a schema store texts and instants; the migrations read the older ones.
     enum Format {
@@ -112,18 +110,24 @@ struct StateRowReader {
                 let whole = try span(count)
                 return whole.withUnsafeBufferPointer { symbols.intern($0) }
             case .hexTail:
-                unpacked.removeAll(keepingCapacity: true)
-                unpacked.append(contentsOf: try span(count))
-                StateTextForm.unpackHex(try span(try length(try varint())), upper: false, to: &unpacked)
+                let prefix = try span(count)
+                return intern(prefix: prefix, packed: try span(try length(try varint())), form: form)
             case .upperUUID, .lowerUUID:
                 guard count == 0 else { throw damaged("a UUID has a prefix") }
-                unpacked.removeAll(keepingCapacity: true)
-                for (index, byte) in try span(16).enumerated() {
-                    if StateTextForm.uuidDash(after: index) { unpacked.append(UInt8(ascii: "-")) }
-                    StateTextForm.unpackHex(CollectionOfOne(byte), upper: form == .upperUUID, to: &unpacked)
-                }
+                return intern(prefix: [], packed: try span(16), form: form)
             }
-            return symbols.intern(unpacked)
+        }
+    }
+
+    /// Interns a text kept packed: `prefix` as it is, then the hex digits of `packed` (a UUID's
+    /// with their dashes), unpacked into a buffer on the stack.
+    private mutating func intern(prefix: ArraySlice<UInt8>, packed: ArraySlice<UInt8>, form: StateTextForm) -> Symbol {
+        let uuid = form == .upperUUID || form == .lowerUUID
+        let count = prefix.count + 2 * packed.count + (uuid ? 4 : 0)
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { text in
+            let start = prefix.withUnsafeBufferPointer { UnsafeMutableBufferPointer(rebasing: text[...]).initialize(fromContentsOf: $0) }
+            let end = StateTextForm.unpack(packed, upper: form == .upperUUID, dashes: uuid, into: text, at: start)
+            return symbols.intern(UnsafeBufferPointer(rebasing: text[..<end]))
         }
     }
 

@@ -83,12 +83,21 @@ enum StateTextForm: UInt64 {
         }
     }
 
-    /// Unpacks bytes into hex digit pairs.
-    static func unpackHex(_ packed: some Sequence<UInt8>, upper: Bool, to text: inout [UInt8]) {
-        for byte in packed {
-            text.append(hexDigit(byte >> 4, upper: upper))
-            text.append(hexDigit(byte & 0xF, upper: upper))
+    /// Writes the hex digit pairs of `packed` into `text` from `start`, with a UUID's dashes
+    /// when `dashes`; returns where they end. In place: a night unpacks a text of every stored
+    /// record it reads.
+    static func unpack(_ packed: ArraySlice<UInt8>, upper: Bool, dashes: Bool, into text: UnsafeMutableBufferPointer<UInt8>, at start: Int) -> Int {
+        var end = start
+        for (index, byte) in packed.enumerated() {
+            if dashes, uuidDash(after: index) {
+                text[end] = UInt8(ascii: "-")
+                end += 1
+            }
+            text[end] = hexDigit(byte >> 4, upper: upper)
+            text[end + 1] = hexDigit(byte & 0xF, upper: upper)
+            end += 2
         }
+        return end
     }
 
     /// Whether a UUID has a dash after this many packed bytes (4, 6, 8 and 10).
