@@ -7,8 +7,9 @@
 #   Benchmarks/nights.sh                                     15 nights of ~200k events + backfill
 #   NIGHTS=5 EVENTS_PER_NIGHT=2000000 Benchmarks/nights.sh   the large-night check
 #   NIGHTS=3 EVENTS_PER_NIGHT=20000 Benchmarks/nights.sh     a quick check that it works
+#   NIGHTS_COUNTS=1 Benchmarks/nights.sh                     also instructions and cache misses
 #
-# Environment: NIGHTS, EVENTS_PER_NIGHT, NIGHTS_SEED, BACKFILL_SHARE, GROVE_BIN,
+# Environment: NIGHTS, EVENTS_PER_NIGHT, NIGHTS_SEED, BACKFILL_SHARE, NIGHTS_COUNTS, GROVE_BIN,
 # BENCH_SCRATCH_PATH, NIGHTS_RESULTS, BENCH_KEEP_OUTPUT. See Benchmarks/README.md.
 set -euo pipefail
 
@@ -27,6 +28,9 @@ Benchmarks/results/nights.md (other sizes: nights-<N>x<EVENTS>.md).
   EVENTS_PER_NIGHT    events per day (default 200000)
   NIGHTS_SEED         generator seed (default 9)
   BACKFILL_SHARE      share of each day's lines delivered late, in the backfill night (default 0.05)
+  NIGHTS_COUNTS=1     also count, under cachegrind, the instructions and cache misses a line of
+                      the last full night and of the backfill night, with and without the state
+                      (host-independent; about 3 minutes at 200k events a night)
   GROVE_BIN           use this grove-report binary instead of building one
   BENCH_SCRATCH_PATH  build with --scratch-path DIR instead of .build
   NIGHTS_RESULTS      write the table here instead
@@ -44,6 +48,7 @@ nights=${NIGHTS:-15}
 per_night=${EVENTS_PER_NIGHT:-200000}
 seed=${NIGHTS_SEED:-9}
 backfill_share=${BACKFILL_SHARE:-0.05}
+counts=${NIGHTS_COUNTS:-0}
 require_positive_integers "NIGHTS=$nights" "EVENTS_PER_NIGHT=$per_night"
 [[ "$seed" =~ ^[0-9]+$ ]] || die "NIGHTS_SEED must be a non-negative integer, not '$seed'"
 [[ "$backfill_share" =~ ^0?\.[0-9]+$ ]] || die "BACKFILL_SHARE must be a fraction such as 0.05, not '$backfill_share'"
@@ -60,6 +65,7 @@ make_scratch nights
 # --- tools -----------------------------------------------------------------------------------
 require_gnu_time
 find_grove_report
+if [ "$counts" = 1 ]; then command -v valgrind >/dev/null || die "NIGHTS_COUNTS=1 needs valgrind (apt-get install valgrind)"; fi
 
 # --- data ------------------------------------------------------------------------------------
 data=Benchmarks/data/nights-${nights}x${per_night}-seed${seed}-backfill${backfill_share}
@@ -106,6 +112,12 @@ ingested=0
 for ((night = 1; night <= ${#files[@]}; night++)); do
     file=${files[night - 1]}
     rm -rf "$tmp/with" "$tmp/without"
+    # The state before the nights counted under cachegrind, kept for them.
+    if [ "$counts" = 1 ] && { [ "$night" = "$nights" ] || [ "$night" = "${#files[@]}" ]; }; then
+        for suffix in "" -wal; do
+            if [ -f "$state$suffix" ]; then cp "$state$suffix" "$tmp/before-$night.sqlite$suffix"; fi
+        done
+    fi
     read -r wall rss cpu < <(timed "$bin" run --state "$state" --out "$tmp/with" --max-reject-rate 1 "$file") \
         || die "night $night ($file) failed with the state"
     read -r plain_wall plain_rss plain_cpu < <(timed "$bin" run --out "$tmp/without" --max-reject-rate 1 "$file") \
@@ -124,6 +136,42 @@ read -r single_wall single_rss single_cpu < <(timed "$bin" run --out "$tmp/singl
     || die "the single run failed"
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 
+# Instructions and cache misses a line (cachegrind's simulated caches: the same on any host) of
+# the last full night and the backfill night, each run again on a copy of the state it met and
+# without a state.
+: >"$tmp/counts.tsv"
+counted() { # label out-dir command...: prints "instructions d1_misses ll_misses lines"
+    local out=$2
+    shift 2
+    valgrind --tool=cachegrind --cache-sim=yes --cachegrind-out-file=/dev/null "$@" >"$tmp/counts.log" 2>&1 \
+        || { cat "$tmp/counts.log" >&2; return 1; }
+    python3 - "$tmp/counts.log" "$out/summary.json" <<'PY'
+import json, re, sys
+log = open(sys.argv[1]).read()
+def total(label):
+    return int(re.search(label + r":\s+([\d,]+)", log).group(1).replace(",", ""))
+print(total(r"I\s+refs"), total(r"D1\s+misses"), total(r"LLd\s+misses"), json.load(open(sys.argv[2]))["lines"])
+PY
+}
+if [ "$counts" = 1 ]; then
+    for night in "$nights" "${#files[@]}"; do
+        file=${files[night - 1]}
+        log "counting night $night under cachegrind, with and without the state"
+        counted_state=$tmp/counted.sqlite
+        rm -f "$counted_state" "$counted_state-wal"
+        for suffix in "" -wal; do
+            if [ -f "$tmp/before-$night.sqlite$suffix" ]; then cp "$tmp/before-$night.sqlite$suffix" "$counted_state$suffix"; fi
+        done
+        rm -rf "$tmp/counted-with" "$tmp/counted-without"
+        read -r ir d1 ll _ < <(counted with "$tmp/counted-with" "$bin" run --state "$counted_state" --out "$tmp/counted-with" --max-reject-rate 1 "$file") \
+            || die "night $night failed under cachegrind with the state"
+        read -r pir pd1 pll plines < <(counted without "$tmp/counted-without" "$bin" run --out "$tmp/counted-without" --max-reject-rate 1 "$file") \
+            || die "night $night failed under cachegrind without a state"
+        # The night's lines: a state's summary counts every night's.
+        printf '%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$night" "$plines" "$ir" "$d1" "$ll" "$pir" "$pd1" "$pll" >>"$tmp/counts.tsv"
+    done
+fi
+
 mismatches=()
 for report in attribution.csv attribution.json exposure.csv exposure.json preview_audit.json report.html; do
     cmp -s "$tmp/with/$report" "$tmp/single/$report" || mismatches+=("$report")
@@ -136,7 +184,7 @@ fi
 
 # --- table -----------------------------------------------------------------------------------
 mkdir -p "$(dirname "$results")"
-python3 - "$tmp/nights.tsv" "$results" <<PY
+python3 - "$tmp/nights.tsv" "$results" "$tmp/counts.tsv" <<PY
 import statistics, sys
 rows = [line.rstrip("\n").split("\t") for line in open(sys.argv[1])]
 nights = [dict(n=int(r[0]), file=r[1], kind=r[2], wall=float(r[3]), rss=int(r[4]), cpu=float(r[5]),
@@ -164,6 +212,15 @@ out.append(f"| state file (with \`-wal\`) / gzip ingested ({last['state'] / 1048
 out.append(f"| wall of the last full night / the first ({full[-1]['wall']:.2f} / {full[0]['wall']:.2f} s) | {verdict(ratio(full[-1]['wall'], full[0]['wall']), 1.2)} | ≤ 1.2 |")
 out.append(f"| peak RSS of a state night / without, median of full nights | {verdict(statistics.median(rss_ratios), 1.5)} | ≤ 1.5 |")
 out.append(f"| all nights summed / one run over every file ({total:.2f} / $single_wall s) | {verdict(ratio(total, float('$single_wall')), 3)} | ≤ 3 |")
+counted = [line.rstrip("\n").split("\t") for line in open(sys.argv[3])]
+if counted:
+    out.append("\nHost-independent (cachegrind, simulated caches), a line of the night, with the state / without:\n")
+    out.append("| night | lines | instructions | ratio | D1 misses | LL data misses |")
+    out.append("|---:|---:|---:|---:|---:|---:|")
+    for night, lines, ir, d1, ll, pir, pd1, pll in counted:
+        n = int(lines)
+        out.append(f"| {night} | {n:,} | {int(ir) / n:,.0f} / {int(pir) / n:,.0f} | {ratio(int(ir), int(pir)):.2f} | "
+                   f"{int(d1) / n:.1f} / {int(pd1) / n:.1f} | {int(ll) / n:.2f} / {int(pll) / n:.2f} |")
 out.append("\nCheck: $check.\n")
 out.append("<details><summary>Every night</summary>\n")
 out.append("| night | file | CPU s with / without | ratio | wall s with / without | peak RSS MiB with / without | state MiB | gzip ingested MiB |")
