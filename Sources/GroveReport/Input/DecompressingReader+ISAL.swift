@@ -1,14 +1,5 @@
 import CISAL
 
-/// How an ISA-L read ended.
-enum ISALOutcome {
-    /// Every member was inflated and only zero bytes, if anything, follow the last one.
-    case finished
-    /// Something is not plainly well-formed: read the file again with zlib, which names the
-    /// fault and its offset, handing on only what comes after the `forwarded` bytes.
-    case fallBack(forwarded: Int)
-}
-
 extension DecompressingReader {
     /// Inflates a gzip file with ISA-L as long as the stream is well-formed.
     ///
@@ -20,7 +11,7 @@ extension DecompressingReader {
     func inflateAllWithISAL(
         _ source: inout ByteSource, library: ISALLibrary, counts: inout ByteCounts,
         consume: (UnsafeBufferPointer<UInt8>) -> Void
-    ) -> ISALOutcome {
+    ) -> InflateOutcome {
         let state = UnsafeMutablePointer<grove_isal_inflate_state>.allocate(capacity: 1)
         defer { state.deallocate() }
         let buffers = [UnsafeMutablePointer<UInt8>.allocate(capacity: chunkSize),
