@@ -59,6 +59,14 @@ struct ISALInflateTests {
         }
     }
 
+    @Test func zeroPaddingBeforeAnotherMemberIsTrailingBytes() throws {
+        for bytes in try ZlibInflateTests.paddedMembers() {
+            for chunkSize in 2...20 {
+                try expectSameAsZlib(bytes, chunkSize: chunkSize, "\(bytes.count) bytes, chunk \(chunkSize)")
+            }
+        }
+    }
+
     @Test func headersWithFlagsZlibChecksItselfAreLeftToZlib() throws {
         let compressed = try gzip(text)
         var reserved = compressed

@@ -84,6 +84,25 @@ struct ZlibInflateTests {
         }
     }
 
+    /// Zero padding followed by another member is trailing bytes, whatever the padding's length
+    /// against the buffer: once the padding has been skipped past a refill, the bytes first seen
+    /// after the member are stale (found by `Fuzz/Targets/LineSplitterTarget`, whose input is the
+    /// last case).
+    @Test func zeroPaddingBeforeAnotherMemberIsTrailingBytes() throws {
+        for bytes in try Self.paddedMembers() {
+            for chunkSize in 2...20 {
+                try expectSameAsValidating(bytes, chunkSize: chunkSize, "\(bytes.count) bytes, chunk \(chunkSize)")
+            }
+        }
+    }
+
+    /// An empty member, zeros, then another member; and the fuzzer's input.
+    static func paddedMembers() throws -> [[UInt8]] {
+        let (empty, small) = (try gzip([]), try gzip(Array("abc\n".utf8)))
+        let found = Array(Data(base64Encoded: "H4sIAAAAAAEAAAMAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAH4sIAAAAAAEAADIDAAAAAAAAAAAAHwpMCjrnAAAAAAAAAAAACe8L")!)
+        return (1...40).map { empty + [UInt8](repeating: 0, count: $0) + small } + [found]
+    }
+
     @Test func headersWithFlagsZlibChecksItselfAreLeftToZlib() throws {
         let compressed = try gzip(text)
         var reserved = compressed

@@ -62,7 +62,9 @@ extension DecompressingReader {
             // Between members: another member, zero padding, or trailing bytes.
             guard source.fill(minimum: 2) else { return .fallBack(forwarded: forwarded) }
             let next = source.available
-            if next.isEmpty || (next[0] == 0 && skipZeroPadding(&source) == nil) { return .finished }
+            if next.isEmpty { return .finished }
+            // Zero padding must reach the end; `next` is stale once it has been skipped.
+            if next[0] == 0 { return skipZeroPadding(&source) == nil ? .finished : .fallBack(forwarded: forwarded) }
             guard next.count >= 2, next[0] == 0x1F, next[1] == 0x8B else { return .fallBack(forwarded: forwarded) }
             inflateReset(&stream)
         }

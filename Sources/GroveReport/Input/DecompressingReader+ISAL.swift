@@ -65,7 +65,9 @@ extension DecompressingReader {
             // Between members: another member, zero padding, or trailing bytes.
             guard source.fill(minimum: 2) else { return .fallBack(forwarded: forwarded) }
             let next = source.available
-            if next.isEmpty || (next[0] == 0 && skipZeroPadding(&source) == nil) {
+            // Zero padding must reach the end; `next` is stale once it has been skipped.
+            if next.isEmpty || next[0] == 0 {
+                guard next.isEmpty || skipZeroPadding(&source) == nil else { return .fallBack(forwarded: forwarded) }
                 handOnHeld()
                 return .finished
             }
