@@ -22,6 +22,22 @@ struct DailyReportTests {
         #expect(try day("9999-12-31T23:59:59-23:59") == "10000-01-01")
     }
 
+    @Test func talliesAddInPlaceAndDropADayThatSumsToNothing() {
+        var tallies = DailyTallies()
+        tallies.add(day: 5, SIMD3(1, 2, 0))
+        tallies.add(day: -3, SIMD3(0, 0, 1))
+        tallies.add(day: 5, SIMD3(1, 0, 1))
+        #expect(tallies.sorted.map(\.day) == [-3, 5] && tallies.sorted.last?.counts == SIMD3(2, 2, 1))
+        tallies.add(day: 5, SIMD3(-2, -2, -1))
+        tallies.add(day: 7, SIMD3())
+        #expect(tallies.sorted.map(\.day) == [-3])
+        var other = DailyTallies()
+        other.add(day: -3, SIMD3(0, 0, 1))
+        #expect(tallies == other)
+        tallies.add(other.scaled(by: -1))
+        #expect(tallies.isEmpty && tallies == DailyTallies())
+    }
+
     private func reports(_ lines: [String], windows: AnalysisWindows = .init(), maxCampaigns: Int = 10_000)
         -> (exposure: ExposureResult, attribution: AttributionResult)
     {

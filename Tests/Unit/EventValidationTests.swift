@@ -126,6 +126,18 @@ struct EventValidationTests {
         #expect(rejectReason("\u{0B}") == "invalid_json")
     }
 
+    @Test func verifiedEmailsAreTrimmedAndLowerCasedWithExactlyOneAt() {
+        func normalized(_ email: String) -> String? {
+            Array(email.utf8).withUnsafeBufferPointer { EmailNormalizer.normalize($0) { String(decoding: $0, as: UTF8.self) } }
+        }
+        #expect(normalized(" \tAna.B@Example.COM\r\n") == "ana.b@example.com")
+        #expect(normalized("x@y") == "x@y")
+        #expect(normalized("ÉMILE@Ünï.test") == "Émile@Ünï.test", "ASCII letters only")
+        for bad in ["", "   ", "no-at", "@b", "a@", "a@b@c", " @b "] {
+            #expect(normalized(bad) == nil, "\(bad)")
+        }
+    }
+
     @Test func nullCountsAsAbsentForOptionalFieldsAndAllowlists() {
         let open = #"{"type":"link_open",\#(Self.ts),"openId":"o","appKey":"a","slug":"s","email":null,"clickId":null}"#
         guard case .linkOpen(let event)? = acceptedEvent(open) else {

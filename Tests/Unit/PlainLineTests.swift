@@ -4,13 +4,13 @@ import Testing
 
 /// Plain lines (printable ASCII without `\`) find a string's end by its next quote alone; every
 /// other line is read byte by byte. The check must flag exactly the bytes it names, wherever a
-/// 16-byte block or the overlapping last block puts them, and a plain line must parse to the very
+/// 64-byte step, a 16-byte block or the overlapping last block puts them, and a plain line must parse to the very
 /// members the byte-by-byte scan finds.
 struct PlainLineTests {
     @Test func theCheckFlagsExactlyTheBytesThatAreNotPlain() {
         let probes: [UInt8] = [0x00, 0x09, 0x0A, 0x1F, 0x20, 0x22, 0x41, 0x5B, 0x5C, 0x7E, 0x7F, 0x80, 0xC3, 0xFF]
         var checked = 0
-        for length in 1...49 {
+        for length in 1...150 {
             for position in 0..<length {
                 for probe in probes {
                     var line = [UInt8](repeating: UInt8(ascii: "a"), count: length)
@@ -21,7 +21,7 @@ struct PlainLineTests {
                 }
             }
         }
-        #expect(checked == (1...49).reduce(0, +) * probes.count)
+        #expect(checked == (1...150).reduce(0, +) * probes.count)
         #expect([UInt8]().withUnsafeBufferPointer(PlainLine.check))
     }
 

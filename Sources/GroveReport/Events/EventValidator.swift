@@ -112,10 +112,10 @@ enum EventValidator {
             guard let email = try fields.optionalText(.verifiedEmail) else {
                 throw .missingField(FieldName.verifiedEmail.keyText)
             }
-            guard let normalized = EmailNormalizer.normalize(email) else {
+            guard let normalizedEmail = EmailNormalizer.normalize(email, { symbols.intern($0) }) else {
                 throw .badField(FieldName.verifiedEmail.keyText)
             }
-            return .clickBind(ClickBind(ts: ts, clickId: symbols.intern(clickId), normalizedEmail: symbols.intern(normalized)))
+            return .clickBind(ClickBind(ts: ts, clickId: symbols.intern(clickId), normalizedEmail: normalizedEmail))
         case .previewLink:
             // `isPreview` and `preview` are not part of this type: never read, never checked.
             let subject = try GronaSubjectFields(fields)
@@ -177,15 +177,25 @@ private struct UTMFields {
 /// Normalizes a verified email: trim ASCII whitespace, lower-case ASCII letters, exactly one `@`
 /// with at least one byte on each side.
 enum EmailNormalizer {
-    static func normalize(_ email: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+    /// `body` of the normalized bytes, or nil when `email` is not one. The bytes are written to a
+    /// temporary buffer (on the stack when small) and given to `body` without an array: the two
+    /// arrays of a `map` cost about 800 instructions an email, 70 a production line.
+    static func normalize<Result>(
+        _ email: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> Result
+    ) -> Result? {
         let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D || $0 == 0x0A }
         guard let first = email.firstIndex(where: { !isSpace($0) }),
               let last = email.lastIndex(where: { !isSpace($0) })
         else { return nil }
-        let lowered = email[first...last].map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
-        guard let at = lowered.firstIndex(of: UInt8(ascii: "@")), at > 0, at < lowered.count - 1,
-              lowered.lastIndex(of: UInt8(ascii: "@")) == at
+        let trimmed = UnsafeBufferPointer(rebasing: email[first...last])
+        guard let at = trimmed.firstIndex(of: UInt8(ascii: "@")), at > 0, at < trimmed.count - 1,
+              trimmed.lastIndex(of: UInt8(ascii: "@")) == at
         else { return nil }
-        return lowered
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: trimmed.count) { lowered in
+            for (index, byte) in trimmed.enumerated() {
+                lowered.initializeElement(at: index, to: byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte)
+            }
+            return body(UnsafeBufferPointer(lowered))
+        }
     }
 }

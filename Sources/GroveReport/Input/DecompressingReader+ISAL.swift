@@ -1,14 +1,5 @@
 import CISAL
 
-/// How an ISA-L read ended.
-enum ISALOutcome {
-    /// Every member was inflated and only zero bytes, if anything, follow the last one.
-    case finished
-    /// Something is not plainly well-formed: read the file again with zlib, which names the
-    /// fault and its offset, handing on only what comes after the `forwarded` bytes.
-    case fallBack(forwarded: Int)
-}
-
 extension DecompressingReader {
     /// Inflates a gzip file with ISA-L as long as the stream is well-formed.
     ///
@@ -20,7 +11,7 @@ extension DecompressingReader {
     func inflateAllWithISAL(
         _ source: inout ByteSource, library: ISALLibrary, counts: inout ByteCounts,
         consume: (UnsafeBufferPointer<UInt8>) -> Void
-    ) -> ISALOutcome {
+    ) -> InflateOutcome {
         let state = UnsafeMutablePointer<grove_isal_inflate_state>.allocate(capacity: 1)
         defer { state.deallocate() }
         let buffers = [UnsafeMutablePointer<UInt8>.allocate(capacity: chunkSize),
@@ -74,7 +65,9 @@ extension DecompressingReader {
             // Between members: another member, zero padding, or trailing bytes.
             guard source.fill(minimum: 2) else { return .fallBack(forwarded: forwarded) }
             let next = source.available
-            if next.isEmpty || (next[0] == 0 && skipZeroPadding(&source) == nil) {
+            // Zero padding must reach the end; `next` is stale once it has been skipped.
+            if next.isEmpty || next[0] == 0 {
+                guard next.isEmpty || skipZeroPadding(&source) == nil else { return .fallBack(forwarded: forwarded) }
                 handOnHeld()
                 return .finished
             }

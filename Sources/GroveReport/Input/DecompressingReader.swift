@@ -19,9 +19,11 @@ struct ByteCounts: Sendable, Equatable {
 /// `InputError` naming the compressed offset where zlib detected the fault. Memory stays at two
 /// fixed buffers (three with ISA-L) whatever the input size.
 ///
-/// With the ISA-L backend, a file is inflated by ISA-L while it is well-formed; at any fault it is
-/// read again with zlib, so faults, offsets and the bytes handed on are zlib's in every case.
-/// Standard input and pipes cannot be read twice and are always inflated with zlib.
+/// A file is inflated by ISA-L (the ISA-L backend) or by zlib with the gzip CRC computed here
+/// (the zlib backend: zlib's own is several times slower) while it is well-formed; at any fault
+/// it is read again with validating zlib, so faults, offsets and the bytes handed on are zlib's
+/// in every case. Standard input and pipes cannot be read twice and are always inflated by
+/// validating zlib.
 struct DecompressingReader: Sendable {
     static let defaultChunkSize = 1 << 20
 
@@ -64,16 +66,21 @@ struct DecompressingReader: Sendable {
         return (counts, fault.map { InputError(file: file.displayName, error: $0.0, offset: $0.1) })
     }
 
-    /// Inflates with the chosen backend; an ISA-L read that falls back starts again with zlib,
-    /// skipping the bytes already handed on.
+    /// Inflates a file that can be read again with the chosen backend (zlib with the CRC
+    /// computed here, or ISA-L), which leaves every fault to validating zlib: a read that falls
+    /// back starts again with it, skipping the bytes already handed on. Standard input and pipes
+    /// go to validating zlib directly.
     private func inflateWithBackend(
         _ source: inout ByteSource, counts: inout ByteCounts, rereadable: Bool,
         consume: (UnsafeBufferPointer<UInt8>) -> Void
     ) -> (String, Int)? {
-        guard backend == .isal, rereadable, case .success(let library) = ISALLibrary.shared else {
-            return inflateAll(&source, counts: &counts, consume: consume)
+        guard rereadable else { return inflateAll(&source, counts: &counts, consume: consume) }
+        let outcome = if backend == .isal, case .success(let library) = ISALLibrary.shared {
+            inflateAllWithISAL(&source, library: library, counts: &counts, consume: consume)
+        } else {
+            inflateAllCheckedHere(&source, counts: &counts, consume: consume)
         }
-        switch inflateAllWithISAL(&source, library: library, counts: &counts, consume: consume) {
+        switch outcome {
         case .finished:
             return nil
         case .fallBack(let forwarded):
@@ -111,8 +118,9 @@ struct DecompressingReader: Sendable {
         }
     }
 
-    /// Inflates member after member until the input ends; returns the fault, if any.
-    private func inflateAll(
+    /// Inflates member after member with validating zlib until the input ends; returns the
+    /// fault, if any. Every fault grove-report reports is found here.
+    func inflateAll(
         _ source: inout ByteSource, counts: inout ByteCounts, consume: (UnsafeBufferPointer<UInt8>) -> Void
     ) -> (String, Int)? {
         var stream = z_stream()
