@@ -29,8 +29,7 @@ let package = Package(
             path: "Sources/CISAL"
         ),
         // The C facilities Swift cannot reach by itself, one header each (SSE2's byte compare and
-        // pmovmskb, PCLMULQDQ's CRC-32, the compiler's prefetch hint, glibc's mallopt): nothing
-        // to install or link.
+        // pmovmskb, the compiler's prefetch hint, glibc's mallopt): nothing to install or link.
         .systemLibrary(
             name: "CShims",
             path: "Sources/CShims"

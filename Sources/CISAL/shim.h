@@ -80,5 +80,8 @@ struct grove_isal_inflate_state {
 typedef void (*grove_isal_inflate_init_fn)(struct grove_isal_inflate_state *state);
 typedef void (*grove_isal_inflate_reset_fn)(struct grove_isal_inflate_state *state);
 typedef int (*grove_isal_inflate_fn)(struct grove_isal_inflate_state *state);
+/* crc32_gzip_refl: gzip's CRC-32 of `count` bytes after `crc`, zlib's crc32 by another name
+   (carry-less multiplication where the processor has it, chosen by ISA-L at load). */
+typedef uint32_t (*grove_isal_crc32_gzip_fn)(uint32_t crc, const unsigned char *bytes, uint64_t count);
 
 #endif

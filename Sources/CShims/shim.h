@@ -6,7 +6,6 @@
    libraries grove-report links or opens (zlib, libcrypto, SQLite, ISA-L) keep their own
    system-library modules. */
 #include "byte_mask.h"
-#include "crc32_clmul.h"
 #include "prefetch.h"
 #include "malloc_tuning.h"
 
