@@ -237,11 +237,13 @@ final class StateIndex {
             guard let bound = cursors.lazy.compactMap(\.entries.last).min() else { return nil }
             merged.removeAll(keepingCapacity: true)
             for index in cursors.indices {
-                let entries = cursors[index].entries
-                let end = entries[cursors[index].position...].firstIndex(past: { $0 <= bound })
-                merged += entries[cursors[index].position..<end]
+                let (start, entries) = (cursors[index].position, cursors[index].entries)
+                let end = entries[start...].firstIndex(past: { $0 <= bound })
+                merged += entries[start..<end]
                 cursors[index].position = end
-                if end == entries.count { try advance(&cursors[index]) }
+            }
+            for index in cursors.indices where cursors[index].position == cursors[index].entries.count {
+                try advance(&cursors[index])
             }
             // Runs in order, merged by the sort's merging of runs it finds.
             merged.sort()

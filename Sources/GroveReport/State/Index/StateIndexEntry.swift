@@ -89,21 +89,17 @@ struct StateIndexEntry: Comparable, Hashable {
             let (hashMask, targetMask) = (Self.mask(hashWidth), Self.mask(targetWidth))
             entries.reserveCapacity(entries.count + count)
             bytes.withUnsafeBytes { buffer in
-                var offset = Self.headerSize
-                for _ in 0..<count {
+                for position in 0..<count {
+                    let offset = Self.headerSize + position * stride
                     // A word a field where eight bytes are there; the chunk's last few entries
-                    // byte by byte.
+                    // as a lookup reads them.
                     guard offset + hashWidth + 8 <= buffer.count else {
-                        entries.append(StateIndexEntry(
-                            hash: baseHash &+ Int64(bitPattern: Self.load(bytes, at: offset, width: hashWidth)),
-                            target: baseTarget &+ Int64(bitPattern: Self.load(bytes, at: offset + hashWidth, width: targetWidth))))
-                        offset += stride
+                        entries.append(self[position])
                         continue
                     }
                     let hash = UInt64(littleEndian: buffer.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) & hashMask
                     let target = UInt64(littleEndian: buffer.loadUnaligned(fromByteOffset: offset + hashWidth, as: UInt64.self)) & targetMask
                     entries.append(StateIndexEntry(hash: baseHash &+ Int64(bitPattern: hash), target: baseTarget &+ Int64(bitPattern: target)))
-                    offset += stride
                 }
             }
         }
