@@ -9,22 +9,14 @@ import Testing
 struct ISALInflateTests {
     /// Reads `bytes` with ISA-L and expects what validating zlib reads.
     func expectSameAsZlib(_ bytes: [UInt8], chunkSize: Int = 4096, _ comment: Comment? = nil) throws {
-        let zlib = try GzipReads.validating(bytes, chunkSize: chunkSize)
-        let isal = try GzipReads.read(bytes, backend: .isal, chunkSize: chunkSize)
-        #expect(isal.output == zlib.output, comment)
-        #expect(isal.counts == zlib.counts, comment)
-        #expect(isal.error == zlib.error, comment)
+        try GzipReads.expectSameAsValidating(bytes, backend: .isal, chunkSize: chunkSize, comment)
     }
 
     /// Whether ISA-L read `bytes` to the end itself, without falling back to zlib.
     func isalFinishesAlone(_ bytes: [UInt8], chunkSize: Int) throws -> Bool {
-        try GzipReads.withSource(bytes, chunkSize: chunkSize) { source in
-            var counts = ByteCounts()
-            guard case .success(let library) = ISALLibrary.shared else { return false }
-            let outcome = DecompressingReader(chunkSize: chunkSize, backend: .isal)
-                .inflateAllWithISAL(&source, library: library, counts: &counts) { _ in }
-            if case .finished = outcome { return counts.decompressed > 0 }
-            return false
+        guard case .success(let library) = ISALLibrary.shared else { return false }
+        return try GzipReads.finishesAlone(bytes, chunkSize: chunkSize) { source, counts in
+            DecompressingReader(chunkSize: chunkSize, backend: .isal).inflateAllWithISAL(&source, library: library, counts: &counts) { _ in }
         }
     }
 
@@ -35,28 +27,11 @@ struct ISALInflateTests {
     @Test func wellFormedMultiMemberFilesWithPaddingAreInflatedByISALAlone() throws {
         let first = try gzip(text)
         let second = try gzip(Array(text.prefix(5000)))
-        for chunkSize in [5, 64, 4096, 1 << 20] {
-            #expect(try isalFinishesAlone(first + second + first, chunkSize: chunkSize), "chunk \(chunkSize)")
-            #expect(try isalFinishesAlone(first + [UInt8](repeating: 0, count: 300), chunkSize: chunkSize))
-            try expectSameAsZlib(first + second + first, chunkSize: chunkSize)
-            try expectSameAsZlib(second + [UInt8](repeating: 0, count: 300), chunkSize: chunkSize)
-        }
+        try GzipReads.expectWellFormedReadAlone([first, second, first], backend: .isal, finishesAlone: isalFinishesAlone(_:chunkSize:))
     }
 
     @Test func trailingBytesTruncationAndChecksumsAreReportedAsZlibReportsThem() throws {
-        let compressed = try gzip(text)
-        try expectSameAsZlib(compressed + Array("junk".utf8))
-        try expectSameAsZlib(compressed + [0, 0, 7])
-        try expectSameAsZlib(compressed + [0x1F])
-        try expectSameAsZlib(compressed + [0x1F, 0x8B, 8])
-        for cut in stride(from: 1, to: compressed.count, by: max(1, compressed.count / 60)) {
-            try expectSameAsZlib(Array(compressed.prefix(cut)), chunkSize: 512, "cut at \(cut)")
-        }
-        for position in (compressed.count - 8)..<compressed.count {
-            var damaged = compressed
-            damaged[position] ^= 0x40 // CRC-32 and length trailer
-            try expectSameAsZlib(damaged, "trailer byte \(position)")
-        }
+        try GzipReads.expectBadEndingsAsValidating(of: try gzip(text), backend: .isal)
     }
 
     @Test func zeroPaddingBeforeAnotherMemberIsTrailingBytes() throws {
@@ -68,27 +43,12 @@ struct ISALInflateTests {
     }
 
     @Test func headersWithFlagsZlibChecksItselfAreLeftToZlib() throws {
-        let compressed = try gzip(text)
-        var reserved = compressed
-        reserved[3] |= 0x20
-        try expectSameAsZlib(reserved)
-        var headerCRC = compressed
-        headerCRC[3] |= 0x02 // claims a header CRC that is not there
-        try expectSameAsZlib(headerCRC)
-        var method = compressed
-        method[2] = 7
-        try expectSameAsZlib(method)
+        for bytes in GzipReads.flaggedHeaders(of: try gzip(text)) { try expectSameAsZlib(bytes) }
     }
 
     @Test func corruptDeflateDataGivesZlibsLinesFaultAndOffset() throws {
-        let compressed = try gzip(text)
-        var rng = SeededRandom(seed: 11)
-        for trial in 0..<300 {
-            var damaged = compressed
-            let position = 10 + rng.below(compressed.count - 18)
-            damaged[position] ^= UInt8(1 + rng.below(255))
-            if trial % 3 == 0 { damaged[10 + rng.below(compressed.count - 18)] = UInt8(rng.below(256)) }
-            try expectSameAsZlib(damaged, chunkSize: trial % 2 == 0 ? 4096 : 1 << 20, "trial \(trial) at \(position)")
+        for damaged in GzipReads.corruptions(of: try gzip(text), seed: 11) {
+            try expectSameAsZlib(damaged.bytes, chunkSize: damaged.chunkSize, Comment(rawValue: damaged.name))
         }
     }
 
