@@ -26,6 +26,17 @@ struct SortedCollectionsTests {
         }
     }
 
+    @Test func repeatedValuesAreThoseCountedAtLeastSoOften() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<50 {
+            let values = (0..<Int.random(in: 0..<60, using: &generator)).map { _ in Int64.random(in: -8..<8, using: &generator) }
+            for times in 1...4 {
+                let counts = Dictionary(values.map { ($0, 1) }, uniquingKeysWith: +)
+                #expect(values.repeated(atLeast: times) == counts.filter { $0.value >= times }.keys.sorted())
+            }
+        }
+    }
+
     @Test func removingDuplicatesKeepsOneOfEach() {
         var values: [Int64] = [1, 1, 2, 3, 3, 3, 7]
         values.removeDuplicates()

@@ -11,18 +11,8 @@ public enum StateCompaction {
         _ rows: [StateStore.RecordRow], minimumRows: Int, into merged: inout StateRowBatch, store: StateStore, names: StateNames
     ) throws(StateError) -> Int {
         var rewritten = 0
-        // Rows are grouped by key only under digests with enough rows: most keys have one, so
-        // those digests are found by sorting (a hash map a row cost more than the rows).
-        var digests = rows.map(\.digest)
-        digests.radixSort()
-        var crowded: [Int64] = []
-        var start = 0
-        while start < digests.count {
-            var end = start + 1
-            while end < digests.count, digests[end] == digests[start] { end += 1 }
-            if end - start >= minimumRows { crowded.append(digests[start]) }
-            start = end
-        }
+        // Rows are grouped by key only under digests with enough rows: most keys have one.
+        let crowded = rows.map(\.digest).repeated(atLeast: minimumRows)
         guard !crowded.isEmpty else { return 0 }
         let candidates = rows.filter { row in crowded.contains(sorted: row.digest) }
         for keyRows in Dictionary(grouping: candidates, by: \.key).values where keyRows.count >= minimumRows {

@@ -398,9 +398,7 @@ final class StateStore {
 
     /// The digests of the keys stored in more than one row.
     func digestsOfKeysInSeveralRows() throws(StateError) -> [Int64] {
-        var rows: [Int64: Int] = [:]
-        for row in try allRecordRows() { rows[row.digest, default: 0] += 1 }
-        return rows.filter { $0.value > 1 }.keys.sorted()
+        try allRecordRows().map(\.digest).repeated(atLeast: 2)
     }
 
     /// The file's size as SQLite counts it (pages × page size), without the `-wal` beside it.

@@ -91,6 +91,22 @@ extension Array where Element: FixedWidthInteger {
         }
     }
 
+    /// The values found at least `times` times, in order, one each: by sorting a copy, where a
+    /// hash map of counts cost more than the values (a night asks this of every row it reads).
+    func repeated(atLeast times: Int) -> [Element] {
+        var sorted = self
+        sorted.radixSort()
+        var repeated: [Element] = []
+        var start = 0
+        while start < sorted.count {
+            var end = start + 1
+            while end < sorted.count, sorted[end] == sorted[start] { end += 1 }
+            if end - start >= times { repeated.append(sorted[start]) }
+            start = end
+        }
+        return repeated
+    }
+
     /// Below this many elements, insertion sort is quicker than another pass.
     private static var smallBucket: Int { 48 }
 
