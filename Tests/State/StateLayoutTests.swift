@@ -186,6 +186,41 @@ struct StateLayoutTests {
         try Self.expectEveryRowUnderItsKeyDigest(state)
     }
 
+    /// `Tests/Fixtures/state-v6`: the first two days of `state-v1` ingested, one night each, by
+    /// the release that wrote schema version 6, which linked a unit's orders only under the link
+    /// of its install records. Migrated, every stored order row is linked by the units it names
+    /// under a link of its own, nothing else changes, and nights go on adding up: the third
+    /// day's install records find the orders of their installs through those links, and
+    /// `late-decision.ndjson` (a first decision of a new campaign, logged before an order of its
+    /// install that the state holds) finds its conversion.
+    @Test func aVersion6StateGainsALinkFromEachUnitToItsOrders() throws {
+        let (fixtures, directory, state) = try Self.copiedFixture("state-v6")
+        #expect(try Self.scalar(state, "PRAGMA user_version") == "6")
+        let linksBefore = Int(try Self.scalar(state, "SELECT sum(entries) FROM index_runs WHERE kind = 1")) ?? 0
+        let rowsBefore = try Self.storedRows(state)
+        let orderRows = rowsBefore.filter { $0.key.first == OrderRecord.rowKind }.count
+        #expect(orderRows > 0)
+        let days = ["2026-03-02", "2026-03-03", "2026-03-04"].map { fixtures + "/state-v1/events-\($0).ndjson.gz" }
+            + [fixtures + "/state-v6/late-decision.ndjson"]
+        let twoDays = try execute(["run", "--out", directory + "/two", "--max-reject-rate", "1"] + days.prefix(2))
+        #expect(twoDays.status == 0, "\(twoDays.stderr)")
+        let migrated = try execute(["run", "--state", state, "--out", directory + "/migrated", "--max-reject-rate", "1"])
+        #expect(migrated.status == 0, "\(migrated.stderr)")
+        #expect(try StateTests.comparable(directory + "/migrated") == StateTests.comparable(directory + "/two"))
+        #expect(try Self.scalar(state, "PRAGMA user_version") == "\(StateSchema.version)")
+        // Each order names its install, and its customer when it has one.
+        let linksAdded = (Int(try Self.scalar(state, "SELECT sum(entries) FROM index_runs WHERE kind = 1")) ?? 0) - linksBefore
+        #expect(linksAdded >= orderRows && linksAdded <= 2 * orderRows, "\(linksAdded) links for \(orderRows) order rows")
+        #expect(try Self.storedRows(state).map(\.key) == rowsBefore.map(\.key))
+        let single = try execute(["run", "--out", directory + "/single", "--max-reject-rate", "1"] + days)
+        #expect(single.status == 0, "\(single.stderr)")
+        let night = try execute(["run", "--state", state, "--out", directory + "/night", "--max-reject-rate", "1"] + days)
+        #expect(night.status == 0, "\(night.stderr)")
+        #expect(try StateTests.comparable(directory + "/night") == StateTests.comparable(directory + "/single"))
+        let exposure = try String(decoding: readFile(directory + "/night/exposure.csv"), as: UTF8.self)
+        #expect(exposure.contains("\nlate-test,a,false,1,1,1.0,1,999,"), "\(exposure)")
+    }
+
     /// `Tests/Fixtures/state-v2`: a state of schema version 2 (CRC-32 digests, stage record text)
     /// written by the release before stage format 4, its records of format 3 (no
     /// `previewUnidentifiedCustomer`): the first two days of `state-v1` and

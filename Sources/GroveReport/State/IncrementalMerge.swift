@@ -144,7 +144,9 @@ struct IncrementalMerge {
     /// records. With every name in memory, decoding asks SQLite nothing, so the digests are
     /// fetched in chunks and each chunk is decoded on the other core while the next is fetched.
     /// A key's rows share its digest, so they come in one chunk.
-    private mutating func load(_ digests: consuming [Int64]) throws(StateError) {
+    private mutating func load(
+        _ digests: consuming [Int64], keeping needed: (StateStore.RecordRow) -> Bool = { _ in true }
+    ) throws(StateError) {
         // Sorted in place: a night of 2M events asks for millions.
         var wanted = digests
         wanted.radixSort()
@@ -158,8 +160,8 @@ struct IncrementalMerge {
         defer { before = records }
         var fetched = try store.recordRows(hashes: chunks.first ?? [], through: last)
         for next in chunks.dropFirst().map(Optional.some) + [nil] {
-            let rows = fetched
-            rowsRead += rows.count
+            rowsRead += fetched.count
+            let rows = fetched.filter(needed)
             var decoding: StateError?
             var fetching: Result<[StateStore.RecordRow], StateError> = .success([])
             func decode() {
@@ -189,8 +191,8 @@ struct IncrementalMerge {
         }
     }
 
-    /// This run's opens linked to the clicks their originals name, and its install records and
-    /// orders to the units they name, by the digests of their rows in `rows` (the batches
+    /// This run's opens linked to the clicks their originals name, its install records to the
+    /// units they name, and its orders to the units they name by the orders link, by the digests of their rows in `rows` (the batches
     /// `StateRows.rows(of: fresh)` made). A merged record's click or units are those of one of
     /// its rows, so linking every row's keeps every link a later night needs.
     static func links(of fresh: PartialState, rows: [StateRowBatch], digest: StateKeyDigest) -> [StateIndexEntry] {
@@ -212,7 +214,7 @@ struct IncrementalMerge {
         let orders = StateRows.place(of: OrderRecord.self, in: fresh)
         for (index, order) in fresh.exposure.orders.records.enumerated() {
             let record = rows[orders.batch].entries[orders.first + index].digest
-            for unit in units(of: order) { links.append(StateIndexEntry(hash: unitDigest(unit, symbols, digest), target: record)) }
+            for unit in units(of: order) { links.append(StateIndexEntry(hash: ordersDigest(unit, symbols, digest), target: record)) }
         }
         return links
     }
@@ -252,22 +254,44 @@ struct IncrementalMerge {
         try load(take(&records, []))
     }
 
-    /// Every unit named by a touched install record or order (as stored or as this run has
-    /// it), with every install record that names it (in any campaign) and every order that
-    /// names it.
+    /// The component of every unit named by a touched install record, in its campaign, and by
+    /// a touched order, in every campaign (as stored or as this run has it): the install
+    /// records of that campaign that name the unit, and every order that names it
+    /// (`UnitComponentRequest`). A record's own install is a unit whose only install record in
+    /// its campaign is that record, loaded already, so it asks for the unit's orders alone.
     private mutating func loadUnitComponents(also fresh: PartialState) throws(StateError) {
-        // Repeats are kept: the index lookup sorts the digests and drops them, cheaper than a
-        // hash set a unit (a backfill night names millions).
-        var units: [Int64] = []
+        // Repeats are kept: the request sorts them out, cheaper than a hash set a unit (a
+        // backfill night names millions).
+        var request = UnitComponentRequest()
         for side in [before, fresh] {
-            for install in side.exposure.installs.records {
-                for decision in install.decisions.values { units.append(Self.unitDigest(decision.unit, side.symbols, digest)) }
+            let symbols = side.symbols
+            var campaigns = IntegerMap<Int64?>()
+            let installs = side.exposure.installs
+            for (key, install) in zip(installs.keys, installs.records) {
+                for decision in install.decisions.values {
+                    request.ask(unit: Self.ordersDigest(decision.unit, symbols, digest), campaign: nil)
+                    guard decision.unit != UnitKey(kind: .install, id: key.second) else { continue }
+                    let campaign = try campaignNumber(key.first, in: symbols, known: &campaigns)
+                    request.ask(unit: Self.unitDigest(decision.unit, symbols, digest), campaign: campaign)
+                }
             }
             for order in side.exposure.orders.records {
-                for unit in Self.units(of: order) { units.append(Self.unitDigest(unit, side.symbols, digest)) }
+                for unit in Self.units(of: order) {
+                    request.ask(unit: Self.unitDigest(unit, symbols, digest), campaign: nil)
+                    request.ask(unit: Self.ordersDigest(unit, symbols, digest), campaign: nil)
+                }
             }
         }
-        try load(store.linkedRecords(take(&units, [])))
+        let records = request.resolve(try store.links(of: request.unitDigests))
+        try load(records, keeping: request.needs)
+    }
+
+    /// The state's number of a campaign, nil when it has none (no stored row names it).
+    private func campaignNumber(_ campaign: Symbol, in symbols: SymbolTable, known: inout IntegerMap<Int64?>) throws(StateError) -> Int64? {
+        if let number = known[Int64(campaign.raw)] { return number }
+        let number = try names.storedNumber(of: symbols.bytes(campaign))
+        known.insert(Int64(campaign.raw), number)
+        return number
     }
 
     /// The per-campaign results of `state` past the join stages under `scope`, added (`sign`
@@ -289,13 +313,19 @@ struct IncrementalMerge {
         try store.replaceAggregates(scope: scope, with: Self.rows(of: kept, kinds: StateSchema.aggregateKinds))
     }
 
-    /// The link digest of a unit (`install:<id>` or `customer:<id>`, the id as stored).
+    /// The link digest of a unit (`install:<id>` or `customer:<id>`, the id as stored) to its
+    /// install records.
     private static func unitDigest(_ unit: UnitKey, _ symbols: SymbolTable, _ digest: StateKeyDigest) -> Int64 {
         digest.unit(unit.kind, symbols.bytes(unit.id))
     }
 
+    /// The link digest of a unit to its orders.
+    static func ordersDigest(_ unit: UnitKey, _ symbols: SymbolTable, _ digest: StateKeyDigest) -> Int64 {
+        digest.orders(unit.kind, symbols.bytes(unit.id))
+    }
+
     /// The units an order's earliest line names.
-    private static func units(of order: OrderRecord) -> [UnitKey] {
+    static func units(of order: OrderRecord) -> [UnitKey] {
         let subject = order.earliest.subject
         var units = [UnitKey(kind: .install, id: subject.installId)]
         if let customer = subject.customerId { units.append(UnitKey(kind: .customer, id: customer)) }

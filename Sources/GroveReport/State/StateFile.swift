@@ -127,9 +127,9 @@ enum StateFile {
     /// The tables a state of `version` must have.
     static func tables(ofVersion version: Int) -> Set<String> {
         switch version {
-        // Version 5 has the tables of version 6; its records keep their digests and its index
-        // chunks fixed-width entries.
-        case StateSchema.version, 5: currentTables
+        // Versions 5 and 6 have the tables of version 7: version 5's records keep their digests
+        // and its index chunks fixed-width entries; version 6 lacks only links (of orders).
+        case StateSchema.version, 6, 5: currentTables
         // Version 3 has the tables of version 4; only its rows keep ids whole.
         case 3, 4: version4Tables
         case 1: version1Tables

@@ -51,15 +51,24 @@ struct StateKeyDigest: Sendable {
         of(prefix: Self.clickPrefix, clickID)
     }
 
-    /// The link from a unit (`install:<id>` or `customer:<id>`) to the install records and
-    /// orders that name it.
+    /// The link from a unit (`install:<id>` or `customer:<id>`) to the install records that
+    /// name it (and, in a state written before schema 7, to its orders too).
     func unit(_ kind: DecisionUnit, _ id: some Collection<UInt8>) -> Int64 {
         of(prefix: kind == .install ? Self.installPrefix : Self.customerPrefix, id)
+    }
+
+    /// The link from a unit to the orders that name it (schema 7 on): apart from its install
+    /// records, so an install record can ask for its own unit's orders without every other
+    /// campaign's record of the install.
+    func orders(_ kind: DecisionUnit, _ id: some Collection<UInt8>) -> Int64 {
+        of(prefix: kind == .install ? Self.installOrdersPrefix : Self.customerOrdersPrefix, id)
     }
 
     private static let clickPrefix = Array("click\u{0}".utf8)
     private static let installPrefix = Array("unit\u{0}\(DecisionUnit.install.word):".utf8)
     private static let customerPrefix = Array("unit\u{0}\(DecisionUnit.customer.word):".utf8)
+    private static let installOrdersPrefix = Array("orders\u{0}\(DecisionUnit.install.word):".utf8)
+    private static let customerOrdersPrefix = Array("orders\u{0}\(DecisionUnit.customer.word):".utf8)
 
     /// The digest of `prefix` followed by `bytes`, joined on the stack.
     private func of(prefix: [UInt8], _ bytes: some Collection<UInt8>) -> Int64 {

@@ -1,6 +1,6 @@
 import CSQLite
 
-/// Brings a state written by an older schema to the current one (version 6), inside the run's
+/// Brings a state written by an older schema to the current one (version 7), inside the run's
 /// transaction (a run that fails afterwards leaves the file as it was, old schema included).
 enum StateMigration {
     /// Version 1 kept each record in one row under its KEY, the totals among them, and three
@@ -69,6 +69,27 @@ enum StateMigration {
         try rewriteRows(
             connection, store: store, oldTable: "records_v5", format: .version4,
             dropping: "DROP TABLE index_runs; DROP TABLE index_chunks;")
+    }
+
+    /// Version 6 linked a unit to its install records and its orders by one link, so a night's
+    /// install record, to find its own install's orders, read that install's record in every
+    /// other campaign too. Version 7 links orders by the units they name apart
+    /// (`StateKeyDigest.orders`): those links are added from the stored order rows, each row's
+    /// (as a night links them). The old links stay; an order they also name is read once.
+    static func fromVersion6(_ connection: SQLiteConnection, store: StateStore) throws(StateError) {
+        let names = StateNames(store: store)
+        var links: [StateIndexEntry] = []
+        for row in try store.allRecordRows(keyed: { $0.first == OrderRecord.rowKind }) {
+            var state = PartialState()
+            try StateRows.read(CollectionOfOne(StateRows.Row(key: row.key, value: row.value)), into: &state, names: names)
+            for order in state.exposure.orders.records {
+                for unit in IncrementalMerge.units(of: order) {
+                    links.append(StateIndexEntry(hash: IncrementalMerge.ordersDigest(unit, state.symbols, store.digest), target: row.digest))
+                }
+            }
+        }
+        try store.addLinks(links)
+        try store.mapping { () throws(SQLiteError) in try connection.execute("PRAGMA user_version = \(StateSchema.version)") }
     }
 
     /// Rewrites binary rows of an older `format` (versions 3 to 5).

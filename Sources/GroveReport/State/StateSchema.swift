@@ -1,9 +1,9 @@
-/// The tables of a state file (schema version 6: per-key records as binary rows found through
+/// The tables of a state file (schema version 7: per-key records as binary rows found through
 /// log-structured indexes (`StateIndex`), totals and
 /// results as stage records of format 4), documented in docs/STATE.md. The version is SQLite's
 /// `user_version`; a file of a newer version is refused, an older one migrated (`StateMigration`).
 enum StateSchema {
-    static let version = 6
+    static let version = 7
 
     /// Record kinds that are totals over the whole input rather than per key: the state keeps
     /// one merged row of each in `totals`, outside the records a night loads.
@@ -47,7 +47,7 @@ enum StateSchema {
     }
 
     /// The per-key records (binary rows, `StateRows`, with the names they number), their indexes
-    /// and the totals, as version 6 has them.
+    /// and the totals, as versions 6 and 7 have them.
     ///
     /// Records are appended (a night's rows land together at the end of the table) and merged on
     /// reading; the key index and the links are runs written once (`StateIndex`). A night thus

@@ -127,6 +127,7 @@ final class StateStore {
         if version == 3 { try StateMigration.fromVersion3(connection, store: self) }
         if version == 4 { try StateMigration.fromVersion4(connection, store: self) }
         if version == 5 { try StateMigration.fromVersion5(connection, store: self) }
+        if version == 6 { try StateMigration.fromVersion6(connection, store: self) }
     }
 
     /// Makes every change of this run durable at once.
@@ -286,10 +287,13 @@ final class StateStore {
 
     /// Every stored row of every record, in row order: for recomputing the per-scope results
     /// from the records (`StateRecompute`), which reads the whole state once.
-    func allRecordRows() throws(StateError) -> [RecordRow] {
+    /// (`keyed`: only the rows whose keys it holds, such as a kind's.)
+    func allRecordRows(keyed: ([UInt8]) -> Bool = { _ in true }) throws(StateError) -> [RecordRow] {
         var rows: [RecordRow] = []
         try blocks("SELECT id, rows FROM records ORDER BY id", []) { block, stored throws(SQLiteError) in
-            for (slot, row) in stored.enumerated() { try append(row, at: StateRowBlock.address(block: block, slot: slot), to: &rows) }
+            for (slot, row) in stored.enumerated() where keyed(row.key) {
+                try append(row, at: StateRowBlock.address(block: block, slot: slot), to: &rows)
+            }
         }
         return rows
     }
@@ -436,8 +440,13 @@ final class StateStore {
 
     /// The key hashes of the records linked to any of `links`.
     func linkedRecords(_ links: consuming [Int64]) throws(StateError) -> [Int64] {
-        var links = links
-        return try mapping { () throws(SQLiteError) in try linkIndex.entries(of: take(&links, [])) }.map(\.target)
+        try self.links(of: links).map(\.target)
+    }
+
+    /// The links of these digests, each with the digest of the record it names.
+    func links(of digests: consuming [Int64]) throws(StateError) -> [StateIndexEntry] {
+        var digests = digests
+        return try mapping { () throws(SQLiteError) in try linkIndex.entries(of: take(&digests, [])) }
     }
 
     /// Each index rewritten as one run: the key index from the records as they are now (without

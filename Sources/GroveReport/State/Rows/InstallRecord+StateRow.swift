@@ -14,6 +14,16 @@ extension InstallRecord: StateRowRecord {
         SymbolPair(first: try reader.requiredName(), second: try reader.requiredText())
     }
 
+    /// The campaign's name number in a row's key, read without decoding the row; nil for a row
+    /// of another kind, or a key too damaged to tell (which decoding it then reports).
+    static func campaignNumber(ofKey key: [UInt8]) -> Int64? {
+        guard key.first == rowKind else { return nil }
+        return key.withUnsafeBufferPointer { bytes in
+            var position = 1
+            return Varint.read(bytes, at: &position).map { Int64(bitPattern: $0) }
+        }
+    }
+
     /// The unit byte of a decision whose unit is the row's own install.
     private static let ownInstall: UInt8 = 2
 

@@ -31,13 +31,22 @@ final class StateNames {
 
     /// The number of `text`, given a new one when the state has none.
     func number(of text: some Collection<UInt8>) throws(StateError) -> Int64 {
+        if let stored = try storedNumber(of: text) { return stored }
         let key = Array(text)
-        if let known = numbers[key] { return known }
-        let number: Int64
-        if let stored = try store.nameNumber(key) { number = stored } else { number = try store.addName(key) }
+        let number = try store.addName(key)
         numbers[key] = number
         texts[number] = key
         return number
+    }
+
+    /// The number of `text` when the state has one; never numbers a new name.
+    func storedNumber(of text: some Collection<UInt8>) throws(StateError) -> Int64? {
+        let key = Array(text)
+        if let known = numbers[key] { return known }
+        guard !isComplete, let stored = try store.nameNumber(key) else { return nil }
+        numbers[key] = stored
+        texts[stored] = key
+        return stored
     }
 
     /// The number of `text` when it is in memory; only reads (a writer on another thread).
