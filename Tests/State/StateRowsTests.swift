@@ -91,6 +91,9 @@ struct StateRowsTests {
             "8e3ae4d", "CLK_8E3AE4D4E6EFDCFD", "32D0F243-D48D-6B8F-6C99-8CAB821246F7", "32d0f243-d48d-6b8f-6c99-8cab821246f7",
             "32D0F243-d48d-6B8F-6C99-8CAB821246F7", "12345678-1234-1234-1234-123456789012", "32D0F243-D48D-6B8F-6C99-8CAB821246F",
             "32D0F243_D48D-6B8F-6C99-8CAB821246F7", "user@example.com", "ctx_95f004be1c5d4c1d",
+            // 36 bytes with the four dashes but not a UUID: dashes in place of digits (which
+            // pair up again), a dash last, a letter past `f`.
+            "32-0F-43-D48D-6B8F-6C99-8CAB821246F7", "32D0F243-D48D-6B8F-6C99-8CAB821246F-", "32D0F243-D48D-6B8F-6C99-8CAB82124GF7",
         ].map { Array($0.utf8) }
         for _ in 0..<2_000 {
             texts.append((0..<Int.random(in: 0...40, using: &random)).map { _ in alphabet[Int.random(in: 0..<alphabet.count, using: &random)] })
@@ -107,7 +110,10 @@ struct StateRowsTests {
         }
         #expect(reader.isAtEnd)
         // Sizes: a prefixed hex id, a UUID, a text kept whole.
-        for (text, size) in [("clk_8e3ae4d4e6efdcfd", 14), ("32D0F243-D48D-6B8F-6C99-8CAB821246F7", 17), ("spring-sale", 12)] {
+        for (text, size) in [
+            ("clk_8e3ae4d4e6efdcfd", 14), ("32D0F243-D48D-6B8F-6C99-8CAB821246F7", 17), ("32d0f243-d48d-6b8f-6c99-8cab821246f7", 17),
+            ("12345678-1234-1234-1234-123456789012", 17), ("32D0F243-d48d-6B8F-6C99-8CAB821246F7", 38), ("spring-sale", 12),
+        ] {
             var one = SymbolTable()
             let symbol = one.intern(Array(text.utf8))
             var single = StateRowWriter(symbols: one, names: names)

@@ -66,15 +66,25 @@ struct IngestionPlan {
         for (position, lines) in zip(positions, linesPerFile) { inputs[position].lines = lines }
     }
 
-    /// SHA-256 and size of a file's bytes; nil when it cannot be read.
+    /// SHA-256 and size of a file's bytes; nil when it cannot be read (to its end).
     private static func fingerprint(_ path: String) -> (sha256: String, size: Int)? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
         var digest = SHA256Digest()
         var size = 0
-        while let chunk = try? handle.read(upToCount: 1 << 20), !chunk.isEmpty {
-            chunk.withUnsafeBytes { digest.update($0) }
-            size += chunk.count
+        // One buffer for the whole file: a new chunk a read had been new pages, faulted in each time.
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 256 << 10, alignment: 64)
+        defer { buffer.deallocate() }
+        while true {
+            let count = read(descriptor, buffer.baseAddress, buffer.count)
+            if count == 0 { break }
+            guard count > 0 else {
+                if errno == EINTR { continue }
+                return nil
+            }
+            digest.update(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+            size += count
         }
         return (digest.hexDigest(), size)
     }

@@ -6,6 +6,9 @@ struct TextSealing {
 
     private static let prefix = Array("sha256:".utf8)
 
+    /// The length of a sealed text: the prefix and 64 hex digits.
+    private static let sealedCount = prefix.count + 64
+
     /// The stored form of `text`; `always` for values that are emails by definition. A sealed
     /// text holds no `@`, so sealing what was read back from the state leaves it as it is.
     func seal(_ text: ByteString, always: Bool) -> ByteString {
@@ -61,7 +64,8 @@ struct TextSealing {
     /// The 32 digest bytes of a sealed text (`sha256:` and 64 lower-case hex digits), nil for
     /// any other text: rows keep the digest, not its hex.
     static func digestBytes(ofSealed text: some Collection<UInt8>) -> [UInt8]? {
-        guard text.count == prefix.count + 64, text.starts(with: prefix) else { return nil }
+        // The length first: it turns away almost every text without touching `prefix`.
+        guard text.count == sealedCount, text.starts(with: prefix) else { return nil }
         var digest: [UInt8] = []
         digest.reserveCapacity(32)
         var high: UInt8?

@@ -83,17 +83,15 @@ struct StateRowWriter {
             bytes += digest
             return
         }
+        if StateTextForm.appendUUID(text, to: &bytes) { return }
         let (form, prefix) = StateTextForm.form(of: text)
         varint(2 + (UInt64(prefix) << 2 | form.rawValue))
-        switch form {
-        case .whole:
-            bytes.append(contentsOf: text)
-        case .hexTail:
+        if form == .hexTail {
             bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[..<prefix]))
             varint(UInt64(text.count - prefix) / 2)
             StateTextForm.packHex(UnsafeBufferPointer(rebasing: text[prefix...]), upper: false, to: &bytes)
-        case .upperUUID, .lowerUUID:
-            StateTextForm.packUUID(text, upper: form == .upperUUID, to: &bytes)
+        } else {
+            bytes.append(contentsOf: text)
         }
     }
 

@@ -17,9 +17,9 @@ enum StateTextForm: UInt64 {
     /// Hex tails shorter than this are kept whole: the saving would not pay for the length byte.
     static let shortestHexTail = 8
 
-    /// The form `text` is best kept in, with the length of its whole prefix.
+    /// The form `text` is best kept in, with the length of its whole prefix, when it is not a
+    /// UUID (`appendUUID`).
     static func form(of text: UnsafeBufferPointer<UInt8>) -> (form: StateTextForm, prefix: Int) {
-        if text.count == 36, let upper = uuidCase(text) { return (upper ? .upperUUID : .lowerUUID, 0) }
         var start = text.count
         while start > 0, hexValue(text[start - 1], upper: false) != nil { start -= 1 }
         // An even number of digits, so the tail packs into whole bytes.
@@ -27,23 +27,47 @@ enum StateTextForm: UInt64 {
         return text.count - start >= shortestHexTail ? (.hexTail, start) : (.whole, text.count)
     }
 
-    /// The UUID's case when `text` (36 bytes) is one: 8-4-4-4-12 hex digits of one case.
-    private static func uuidCase(_ text: UnsafeBufferPointer<UInt8>) -> Bool? {
-        var upper = true
-        var lower = true
-        for (index, character) in text.enumerated() {
-            switch index {
-            case 8, 13, 18, 23:
-                guard character == UInt8(ascii: "-") else { return nil }
-                continue
-            default:
-                break
+    /// Appends `text` as a UUID, its header and 16 bytes, when it is one (36 bytes: 8-4-4-4-12
+    /// hex digits, the letters of one case; digits alone count as upper-case); appends nothing
+    /// and returns false otherwise. One pass that checks and packs: most ids are UUIDs.
+    static func appendUUID(_ text: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) -> Bool {
+        let dash = UInt8(ascii: "-")
+        guard text.count == 36, text[8] == dash, text[13] == dash, text[18] == dash, text[23] == dash else { return false }
+        let start = bytes.count
+        bytes.append(0)  // the header, once the case is known
+        var letters = CaseSeen()
+        var index = 0
+        while index < 36 {
+            // Over the dashes checked above: a dash anywhere else is no hex digit.
+            if index == 8 || index == 13 || index == 18 || index == 23 { index += 1 }
+            guard let high = letters.value(text[index]), let low = letters.value(text[index + 1]) else {
+                bytes.removeLast(bytes.count - start)
+                return false
             }
-            if hexValue(character, upper: true) == nil { upper = false }
-            if hexValue(character, upper: false) == nil { lower = false }
-            guard upper || lower else { return nil }
+            bytes.append(high << 4 | low)
+            index += 2
         }
-        return upper
+        guard !(letters.upper && letters.lower) else {
+            bytes.removeLast(bytes.count - start)
+            return false
+        }
+        bytes[start] = UInt8(2 + (letters.lower ? lowerUUID : upperUUID).rawValue)
+        return true
+    }
+
+    /// The cases of the hex letters met so far.
+    private struct CaseSeen {
+        var upper = false
+        var lower = false
+
+        /// A hex digit's value, noting a letter's case; nil for any other byte.
+        mutating func value(_ character: UInt8) -> UInt8? {
+            if character &- UInt8(ascii: "0") < 10 { return character &- UInt8(ascii: "0") }
+            let letter = (character | 0x20) &- UInt8(ascii: "a")
+            guard letter < 6 else { return nil }
+            if character & 0x20 == 0 { upper = true } else { lower = true }
+            return letter + 10
+        }
     }
 
     /// A hex digit's value, of upper- or lower-case letters.
@@ -65,21 +89,6 @@ enum StateTextForm: UInt64 {
     static func packHex(_ digits: UnsafeBufferPointer<UInt8>, upper: Bool, to bytes: inout [UInt8]) {
         for index in stride(from: 0, to: digits.count - 1, by: 2) {
             bytes.append((hexValue(digits[index], upper: upper) ?? 0) << 4 | (hexValue(digits[index + 1], upper: upper) ?? 0))
-        }
-    }
-
-    /// Packs a UUID's 32 hex digits into 16 bytes, stepping over its dashes (its groups of 8, 4,
-    /// 4, 4 and 12 digits never split a pair) without copying it.
-    static func packUUID(_ text: UnsafeBufferPointer<UInt8>, upper: Bool, to bytes: inout [UInt8]) {
-        bytes.reserveCapacity(bytes.count + 16)
-        var index = 0
-        while index + 1 < text.count {
-            guard text[index] != UInt8(ascii: "-") else {
-                index += 1
-                continue
-            }
-            bytes.append((hexValue(text[index], upper: upper) ?? 0) << 4 | (hexValue(text[index + 1], upper: upper) ?? 0))
-            index += 2
         }
     }
 
