@@ -67,6 +67,14 @@ struct KeyedRecords<Index: RecordIndex, Record: MergeableRecord>: Sendable {
         return mapped
     }
 
+    /// Changes every record in place, its key and index kept: where a new array of the records
+    /// would be new pages to fault in, and the old ones to give back (sealing a night's texts).
+    mutating func updateRecords(_ update: (inout Record) -> Void) {
+        records.withUnsafeMutableBufferPointer { buffer in
+            for index in buffer.indices { update(&buffer[index]) }
+        }
+    }
+
     /// Releases the index, keeping keys and records in arrival order, for a store that will only
     /// be taken apart (`removeAll`) from now on: its index would hold memory until then, and
     /// lookups find nothing once it is gone.
@@ -114,7 +122,8 @@ struct KeyedRecords<Index: RecordIndex, Record: MergeableRecord>: Sendable {
         // Into an empty store, keys the translation leaves as they are keep their index and only
         // the records are mapped: what sealing a night's emails does (they are never keys).
         if let translation, records.isEmpty, other.keys.allSatisfy({ Index.translated($0, translation) == $0 }) {
-            self = (consume other).mapRecords { $0.translated(translation) }
+            self = other
+            updateRecords { $0 = $0.translated(translation) }
             return
         }
         // Translated in one pass first: its reads of the translation are independent misses.

@@ -49,11 +49,9 @@ struct TextSealing {
             emails[symbol] = stored
             return stored
         }
-        sealed.attribution.bindings = take(&sealed.attribution.bindings, .init()).mapRecords { binding in
-            var stored = binding
-            stored.winner.normalizedEmail = email(binding.winner.normalizedEmail)
-            stored.emails = binding.emails.map(email)
-            return stored
+        sealed.attribution.bindings.updateRecords { binding in
+            binding.winner.normalizedEmail = email(binding.winner.normalizedEmail)
+            binding.emails = binding.emails.map(email)
         }
         sealed.symbols = symbols
         sealed.accounting = state.accounting
