@@ -63,4 +63,32 @@ struct UnitComponentRequestTests {
         #expect(request.needs(StateStore.RecordRow(id: 1, digest: 300, key: [InstallRecord.rowKind, 0x80], value: [])))
         #expect(request.needs(StateStore.RecordRow(id: 1, digest: 300, key: [], value: [])))
     }
+
+    /// One side's asks: each unit's digest once per link, every campaign asked for kept, and a
+    /// campaign number too large to pack asking for every campaign.
+    @Test func aSidesAsksTakeEachDigestOnceAndKeepTheirCampaigns() {
+        var symbols = SymbolTable()
+        let (install, customer) = (Array("8E3AE4D4-0000-4000-8000-000000000001".utf8), Array("cus_1".utf8))
+        let installUnit = UnitKey(kind: .install, id: symbols.intern(install))
+        let customerUnit = UnitKey(kind: .customer, id: symbols.intern(customer))
+        let digest = StateKeyDigest(key: Array(repeating: 7, count: 16))
+        var asks = UnitComponentRequest.Asks()
+        for _ in 0..<3 { asks.ask(.orders, of: installUnit, campaign: nil) }
+        asks.ask(.installRecords, of: customerUnit, campaign: 4)
+        asks.ask(.installRecords, of: customerUnit, campaign: 9)
+        asks.ask(.installRecords, of: customerUnit, campaign: 4)
+        asks.ask(.orders, of: customerUnit, campaign: nil)
+        asks.ask(.installRecords, of: installUnit, campaign: 1 << 40)
+        var request = UnitComponentRequest()
+        asks.add(to: &request, symbols: symbols, digest: digest)
+        let (installOrders, installRecords) = (digest.orders(.install, install), digest.unit(.install, install))
+        let (customerOrders, customerRecords) = (digest.orders(.customer, customer), digest.unit(.customer, customer))
+        #expect(request.unitDigests.sorted() == [installOrders, installRecords, customerOrders, customerRecords, customerRecords].sorted())
+        let links = [(customerRecords, 100), (installRecords, 200), (installOrders, 300), (customerOrders, 300)]
+        #expect(request.resolve(links.map { StateIndexEntry(hash: $0.0, target: Int64($0.1)) }) == [100, 200, 300])
+        #expect(request.needs(Self.installRow(100, campaign: 4)))
+        #expect(request.needs(Self.installRow(100, campaign: 9)))
+        #expect(!request.needs(Self.installRow(100, campaign: 5)))
+        #expect(request.needs(Self.installRow(200, campaign: 77)))
+    }
 }

@@ -260,27 +260,25 @@ struct IncrementalMerge {
     /// (`UnitComponentRequest`). A record's own install is a unit whose only install record in
     /// its campaign is that record, loaded already, so it asks for the unit's orders alone.
     private mutating func loadUnitComponents(also fresh: PartialState) throws(StateError) {
-        // Repeats are kept: the request sorts them out, cheaper than a hash set a unit (a
-        // backfill night names millions).
         var request = UnitComponentRequest()
         for side in [before, fresh] {
-            let symbols = side.symbols
+            var asks = UnitComponentRequest.Asks()
             var campaigns = IntegerMap<Int64?>()
             let installs = side.exposure.installs
             for (key, install) in zip(installs.keys, installs.records) {
                 for decision in install.decisions.values {
-                    request.ask(unit: Self.ordersDigest(decision.unit, symbols, digest), campaign: nil)
+                    asks.ask(.orders, of: decision.unit, campaign: nil)
                     guard decision.unit != UnitKey(kind: .install, id: key.second) else { continue }
-                    let campaign = try campaignNumber(key.first, in: symbols, known: &campaigns)
-                    request.ask(unit: Self.unitDigest(decision.unit, symbols, digest), campaign: campaign)
+                    asks.ask(.installRecords, of: decision.unit, campaign: try campaignNumber(key.first, in: side.symbols, known: &campaigns))
                 }
             }
             for order in side.exposure.orders.records {
                 for unit in Self.units(of: order) {
-                    request.ask(unit: Self.unitDigest(unit, symbols, digest), campaign: nil)
-                    request.ask(unit: Self.ordersDigest(unit, symbols, digest), campaign: nil)
+                    asks.ask(.installRecords, of: unit, campaign: nil)
+                    asks.ask(.orders, of: unit, campaign: nil)
                 }
             }
+            asks.add(to: &request, symbols: side.symbols, digest: digest)
         }
         let records = request.resolve(try store.links(of: request.unitDigests))
         try load(records, keeping: request.needs)

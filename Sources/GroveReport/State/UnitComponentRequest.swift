@@ -31,6 +31,49 @@ struct UnitComponentRequest {
         units.append(Want(digest: unit, campaign: campaign ?? Self.anyCampaign))
     }
 
+    /// Which of a unit's links an ask follows.
+    enum Link: UInt64 {
+        /// To the install records that name the unit (`StateKeyDigest.unit`).
+        case installRecords = 0
+        /// To the orders that name it (`StateKeyDigest.orders`).
+        case orders = 1
+    }
+
+    /// The asks of one side of a night (one symbol table), each packed in a word so that
+    /// repeats are dropped by a sort before any digest is taken: an install seen in a dozen
+    /// campaigns asks for its orders a dozen times, and a digest costs a hash of the id.
+    struct Asks {
+        /// The unit's symbol (bits 32–63), its kind (bit 31), the link (bit 30), and the
+        /// campaign's number plus one, 0 for every campaign (bits 0–29): sorted, a unit's asks
+        /// are neighbours.
+        private var packed: [UInt64] = []
+
+        private static let campaignBits: UInt64 = 30
+
+        mutating func ask(_ link: Link, of unit: UnitKey, campaign: Int64?) {
+            // A number too large to pack asks for every campaign: more rows, never fewer.
+            let field = campaign.map { $0 >= 0 && $0 < (1 << Self.campaignBits) - 1 ? UInt64($0) + 1 : 0 } ?? 0
+            packed.append(UInt64(unit.id.raw) << 32 | UInt64(unit.kind.rawValue) << 31 | link.rawValue << Self.campaignBits | field)
+        }
+
+        /// Adds the asks to `request`, each unit's link digest taken once.
+        consuming func add(to request: inout UnitComponentRequest, symbols: SymbolTable, digest: StateKeyDigest) {
+            packed.radixSort()
+            packed.removeDuplicates()
+            var previous: (link: UInt64, digest: Int64)?
+            for ask in packed {
+                let link = ask >> Self.campaignBits
+                if previous?.link != link {
+                    let id = symbols.bytes(Symbol(raw: UInt32(truncatingIfNeeded: ask >> 32)))
+                    let kind: DecisionUnit = ask >> 31 & 1 == 0 ? .install : .customer
+                    previous = (link, link & 1 == Link.orders.rawValue ? digest.orders(kind, id) : digest.unit(kind, id))
+                }
+                let field = ask & ((1 << Self.campaignBits) - 1)
+                request.ask(unit: previous.unsafelyUnwrapped.digest, campaign: field == 0 ? nil : Int64(field - 1))
+            }
+        }
+    }
+
     /// The link digests asked for, for the link index.
     var unitDigests: [Int64] { units.map(\.digest) }
 
