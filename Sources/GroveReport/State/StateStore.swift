@@ -342,7 +342,7 @@ final class StateStore {
             func flush() throws(SQLiteError) {
                 guard builder.count > 0 else { return }
                 let rows = builder.count
-                try insert.run(builder.take())
+                try builder.flush { block throws(SQLiteError) in try insert.run(block) }
                 blocks.append((connection.lastInsertRowID, rows))
             }
             try StateRowBatch.forEachInDigestOrder(batches) { (_, key, value) throws(SQLiteError) in

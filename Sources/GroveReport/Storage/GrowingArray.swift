@@ -81,6 +81,15 @@ struct GrowingArray<Element> {
         try withExtendedLifetime(storage) { try body(UnsafeBufferPointer(start: storage.base, count: storage.count)) }
     }
 
+    /// Calls `body` with the buffers of every array of `arrays` at once (a merge of several).
+    static func withUnsafeBufferPointers<Result, Failure: Error>(
+        _ arrays: [GrowingArray], _ body: ([UnsafeBufferPointer<Element>]) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        try withExtendedLifetime(arrays) { () throws(Failure) -> Result in
+            try body(arrays.map { UnsafeBufferPointer(start: $0.storage.base, count: $0.storage.count) })
+        }
+    }
+
     mutating func withUnsafeMutableBufferPointer<Result>(
         _ body: (UnsafeMutableBufferPointer<Element>) throws -> Result
     ) rethrows -> Result {

@@ -21,7 +21,11 @@ struct StateRowBatch {
 
     /// Adds a row: its key (the first `keyCount` bytes of `row`), then its value.
     mutating func append(_ row: [UInt8], keyCount: Int, digest: StateKeyDigest) {
-        let keyDigest = row.withUnsafeBufferPointer { digest.of(UnsafeBufferPointer(rebasing: $0[..<keyCount])) }
+        append(row, keyCount: keyCount, keyDigest: row.withUnsafeBufferPointer { digest.of(UnsafeBufferPointer(rebasing: $0[..<keyCount])) })
+    }
+
+    /// Adds a row under its key's digest, taken already.
+    mutating func append(_ row: [UInt8], keyCount: Int, keyDigest: Int64) {
         entries.append(Entry(digest: keyDigest, start: bytes.count))
         lengths.removeAll(keepingCapacity: true)
         Varint.append(UInt64(keyCount), to: &lengths)
@@ -37,9 +41,39 @@ struct StateRowBatch {
         for entry in other.entries { entries.append(Entry(digest: entry.digest, start: entry.start + offset)) }
     }
 
-    /// Orders the rows by digest, the order of the key index's run they make.
+    /// Orders the rows by digest, a tie keeping their order: the order of the key index's run
+    /// they make. A radix sort, least significant byte first, a pass for each byte that the
+    /// digests do not all share (six of a digest's eight): a night of 2M events sorts a million
+    /// rows, where comparisons through a closure cost a few times more.
     mutating func sortByDigest() {
-        entries.sort { $0.digest < $1.digest }
+        entries.withUnsafeMutableBufferPointer { entries in
+            guard entries.count > 1, let base = entries.baseAddress else { return }
+            let scratch = UnsafeMutablePointer<Entry>.allocate(capacity: entries.count)
+            defer { scratch.deallocate() }
+            var (source, target) = (base, scratch)
+            var offsets = [Int](repeating: 0, count: 256)
+            for byte in 0..<8 {
+                offsets.withUnsafeMutableBufferPointer { offsets in
+                    offsets.update(repeating: 0)
+                    for index in 0..<entries.count { offsets[Self.digit(source[index], byte)] += 1 }
+                    guard !offsets.contains(entries.count) else { return }
+                    var start = 0
+                    for digit in 0..<256 { (offsets[digit], start) = (start, start + offsets[digit]) }
+                    for index in 0..<entries.count {
+                        let digit = Self.digit(source[index], byte)
+                        (target + offsets[digit]).initialize(to: source[index])
+                        offsets[digit] += 1
+                    }
+                    swap(&source, &target)
+                }
+            }
+            if source != base { base.update(from: source, count: entries.count) }
+        }
+    }
+
+    /// Byte `byte` of an entry's digest, its sign flipped so that bytes order as digests do.
+    private static func digit(_ entry: Entry, _ byte: Int) -> Int {
+        Int(truncatingIfNeeded: (UInt64(bitPattern: entry.digest) ^ 1 << 63) >> (byte * 8)) & 0xFF
     }
 
     /// The rows, copied out, in entry order.
@@ -53,7 +87,9 @@ struct StateRowBatch {
     func forEach<Failure: Error>(
         _ body: (Int64, UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws(Failure) -> Void
     ) throws(Failure) {
-        for entry in entries { try row(entry, body) }
+        try GrowingArray.withUnsafeBufferPointers([bytes]) { bytes throws(Failure) in
+            for entry in entries { try Self.row(entry, in: bytes[0], body) }
+        }
     }
 
     /// Calls `body` with every row of `batches` (each sorted by digest) in digest order, a tie
@@ -62,44 +98,44 @@ struct StateRowBatch {
     static func forEachInDigestOrder<Failure: Error>(
         _ batches: [StateRowBatch], _ body: (Int64, UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws(Failure) -> Void
     ) throws(Failure) {
-        try merged(batches.map(\.entries)) { source, entry throws(Failure) in try batches[source].row(entry, body) }
+        try GrowingArray.withUnsafeBufferPointers(batches.map(\.bytes)) { bytes throws(Failure) in
+            try merged(batches.map(\.entries)) { source, entry throws(Failure) in
+                try row(entry, in: bytes[source], body)
+            }
+        }
     }
 
     /// Calls `body` with each entry of `lists` (each sorted by digest) and the list it is from,
-    /// in digest order, a tie going to the earlier list.
+    /// in digest order, a tie going to the earlier list. Over the lists' buffers: a night's
+    /// million rows take a step each.
     static func merged<Failure: Error>(_ lists: [GrowingArray<Entry>], _ body: (Int, Entry) throws(Failure) -> Void) throws(Failure) {
-        var positions = [Int](repeating: 0, count: lists.count)
-        while true {
-            var least: (source: Int, entry: Entry)?
-            for (source, list) in lists.enumerated() where positions[source] < list.count {
-                let entry = list[positions[source]]
-                if least.map({ entry.digest < $0.entry.digest }) ?? true { least = (source, entry) }
+        try GrowingArray.withUnsafeBufferPointers(lists) { lists throws(Failure) in
+            var positions = [Int](repeating: 0, count: lists.count)
+            while true {
+                var least = -1
+                var leastDigest = Int64.max
+                for source in lists.indices where positions[source] < lists[source].count {
+                    let digest = lists[source][positions[source]].digest
+                    if least < 0 || digest < leastDigest { (least, leastDigest) = (source, digest) }
+                }
+                guard least >= 0 else { return }
+                try body(least, lists[least][positions[least]])
+                positions[least] += 1
             }
-            guard let (source, entry) = least else { return }
-            try body(source, entry)
-            positions[source] += 1
         }
     }
 
-    /// Calls `body` with the digest, key and value of the row at `entry`.
-    private func row<Failure: Error>(
-        _ entry: Entry, _ body: (Int64, UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws(Failure) -> Void
+    /// The row at `entry` of a batch's `bytes`.
+    private static func row<Failure: Error>(
+        _ entry: Entry, in bytes: UnsafeBufferPointer<UInt8>, _ body: (Int64, UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws(Failure) -> Void
     ) throws(Failure) {
-        var failure: Failure?
-        bytes.withUnsafeBufferPointer { buffer in
-            // Written by `append`, so whole.
-            var position = entry.start
-            let keyCount = Int(Varint.read(buffer, at: &position) ?? 0)
-            let valueCount = Int(Varint.read(buffer, at: &position) ?? 0)
-            let raw = UnsafeRawBufferPointer(buffer)
-            let key = UnsafeRawBufferPointer(rebasing: raw[position..<position + keyCount])
-            let value = UnsafeRawBufferPointer(rebasing: raw[position + keyCount..<position + keyCount + valueCount])
-            do throws(Failure) {
-                try body(entry.digest, key, value)
-            } catch {
-                failure = error
-            }
-        }
-        if let failure { throw failure }
+        // Written by `append`, so whole.
+        var position = entry.start
+        let keyCount = Int(Varint.read(bytes, at: &position) ?? 0)
+        let valueCount = Int(Varint.read(bytes, at: &position) ?? 0)
+        let raw = UnsafeRawBufferPointer(bytes)
+        let key = UnsafeRawBufferPointer(rebasing: raw[position..<position + keyCount])
+        let value = UnsafeRawBufferPointer(rebasing: raw[position + keyCount..<position + keyCount + valueCount])
+        try body(entry.digest, key, value)
     }
 }

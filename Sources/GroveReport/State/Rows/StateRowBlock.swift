@@ -37,6 +37,16 @@ enum StateRowBlock {
             count += 1
         }
 
+        /// Hands the block as stored to `write`, then starts anew in the same buffer: a night
+        /// writes tens of thousands of blocks, and a new buffer each grew by doubling.
+        mutating func flush<Failure: Error>(_ write: ([UInt8]) throws(Failure) -> Void) throws(Failure) {
+            body[0] = UInt8(count)
+            try write(body)
+            body.removeAll(keepingCapacity: true)
+            body.append(0)
+            count = 0
+        }
+
         /// The block as stored; the builder starts anew.
         mutating func take() -> [UInt8] {
             body[0] = UInt8(count)
