@@ -75,8 +75,10 @@ extension KeyedRecords where Index.Key: PartitionKey {
     /// are distinct, so there is nothing to look up.
     mutating func collect(_ part: Int, from routed: RoutedRecords<Index, Record>, distinct: Bool, symbols: SymbolTable) {
         let wanted = UInt32(truncatingIfNeeded: part)
-        // Each key's index entry is a cache miss in a large partition: the entries of the next
-        // `distance` records of this partition are prefetched while the current one is added.
+        // Each key's index entry is a cache miss in a large partition, and so is each record (a
+        // partition's records lie among every other partition's): the entries and records of
+        // the next `distance` records of this partition are prefetched while the current one is
+        // added.
         let distance = 8
         var ahead = 0
         var prefetched = 0
@@ -84,6 +86,7 @@ extension KeyedRecords where Index.Key: PartitionKey {
             while prefetched <= distance, ahead < routed.partitions.count {
                 if routed.partitions[ahead] == wanted {
                     prefetch(routed.keys[ahead])
+                    routed.records.prefetch(ahead)
                     prefetched += 1
                 }
                 ahead += 1
