@@ -38,6 +38,20 @@ enum Parallel {
         forEach(&ranges, threads: lanes) { _, range in body(range) }
     }
 
+    /// Runs `background` on a thread of its own while `foreground` runs on the caller's, and
+    /// waits for both. Unlike `both`, `foreground` may spread over every core itself: a
+    /// `concurrentPerform` nested in another runs its iterations one after another. They must
+    /// not touch the same mutable state.
+    static func beside(_ background: () -> Void, _ foreground: () -> Void) {
+        withoutActuallyEscaping(background) { background in
+            let work = DisjointWork(run: background)
+            let done = DispatchGroup()
+            DispatchQueue.global().async(group: done) { work.run() }
+            foreground()
+            done.wait()
+        }
+    }
+
     /// Runs `first` and `second` concurrently. They must not touch the same mutable state.
     static func both(_ first: () -> Void, and second: () -> Void) {
         withoutActuallyEscaping(first) { first in

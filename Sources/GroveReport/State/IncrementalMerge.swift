@@ -73,20 +73,20 @@ struct IncrementalMerge {
         // What the loads kept (every digest asked for) goes before the joins.
         loaded = []
         // The night's index run (SQLite, and a merge of runs every few nights) is written on
-        // one core while the joins, which ask SQLite nothing, run on the other.
+        // a thread of its own while the joins, which ask SQLite nothing, run on every core.
         var indexing: StateError?
         var compactedRows = [take(&compacted, StateRowBatch())]
         var joins: (changes: [PartialState], leaked: Int) = ([], 0)
         var (stored, night) = (take(&before, PartialState()), take(&sealed, PartialState()))
         let (store, scope, windows) = (self.store, scope, windows)
-        Parallel.both {
+        Parallel.beside {
             do throws(StateError) {
                 entries += try store.insertRecordRows(take(&compactedRows, []))
                 try store.indexRecordRows(take(&entries, []))
             } catch {
                 indexing = error
             }
-        } and: {
+        } _: {
             let before = Self.aggregates(of: stored, scope: scope, windows: windows, sign: -1)
             // The stored records merged into the night's, the fewer into the more (a merge
             // costs what it takes in), and handed over: released as they are merged.
