@@ -121,7 +121,9 @@ struct FileProcessor {
         }
         while true {
             switch queue.pop() {
-            case .success(let chunk): chunk.withUnsafeBufferPointer(consume)
+            case .success(let chunk):
+                chunk.withUnsafeBufferPointer(consume)
+                queue.recycle(consume chunk)
             case .failure(let ended): return (ended.counts, ended.error)
             }
         }
