@@ -162,12 +162,7 @@ struct StateLayoutTests {
         let (fixtures, directory, state) = try Self.copiedFixture(fixture)
         let bytesBefore = Int(try Self.scalar(state, "SELECT sum(length(key) + length(value)) FROM records")) ?? 0
         let days = ["2026-03-02", "2026-03-03", "2026-03-04"].map { fixtures + "/state-v1/events-\($0).ndjson.gz" }
-        let twoDays = try execute(["run", "--out", directory + "/two", "--max-reject-rate", "1"] + days.prefix(2))
-        #expect(twoDays.status == 0, "\(twoDays.stderr)")
-        let migrated = try execute(["run", "--state", state, "--out", directory + "/migrated", "--max-reject-rate", "1"])
-        #expect(migrated.status == 0, "\(migrated.stderr)")
-        #expect(try StateTests.comparable(directory + "/migrated") == StateTests.comparable(directory + "/two"))
-        #expect(try Self.scalar(state, "PRAGMA user_version") == "\(StateSchema.version)")
+        try Self.expectMigrated(state, reportingAsARunOver: Array(days.prefix(2)), in: directory)
         let tables = try Self.scalar(state, "SELECT group_concat(name, ' ') FROM (SELECT name FROM sqlite_master ORDER BY name)")
         for gone in ["records_by_hash", "links", "key_filter", "key_filter_blocks", "records_v4", "records_v5"] {
             #expect(!tables.split(separator: " ").contains(Substring(gone)), "\(tables)")
@@ -202,12 +197,7 @@ struct StateLayoutTests {
         #expect(orderRows > 0)
         let days = ["2026-03-02", "2026-03-03", "2026-03-04"].map { fixtures + "/state-v1/events-\($0).ndjson.gz" }
             + [fixtures + "/state-v6/late-decision.ndjson"]
-        let twoDays = try execute(["run", "--out", directory + "/two", "--max-reject-rate", "1"] + days.prefix(2))
-        #expect(twoDays.status == 0, "\(twoDays.stderr)")
-        let migrated = try execute(["run", "--state", state, "--out", directory + "/migrated", "--max-reject-rate", "1"])
-        #expect(migrated.status == 0, "\(migrated.stderr)")
-        #expect(try StateTests.comparable(directory + "/migrated") == StateTests.comparable(directory + "/two"))
-        #expect(try Self.scalar(state, "PRAGMA user_version") == "\(StateSchema.version)")
+        try Self.expectMigrated(state, reportingAsARunOver: Array(days.prefix(2)), in: directory)
         // Each order names its install, and its customer when it has one.
         let linksAdded = (Int(try Self.scalar(state, "SELECT sum(entries) FROM index_runs WHERE kind = 1")) ?? 0) - linksBefore
         #expect(linksAdded >= orderRows && linksAdded <= 2 * orderRows, "\(linksAdded) links for \(orderRows) order rows")
@@ -306,6 +296,17 @@ struct StateLayoutTests {
         let state = directory + "/state.sqlite"
         try writeFile(state, try readFile(fixtures + "/\(name)/state.sqlite"))
         return (fixtures, directory, state)
+    }
+
+    /// Opens `state` with no input, which migrates it to the current schema, and expects the
+    /// reports of a plain run over `inputs` (what it had ingested).
+    static func expectMigrated(_ state: String, reportingAsARunOver inputs: [String], in directory: String) throws {
+        let plain = try execute(["run", "--out", directory + "/two", "--max-reject-rate", "1"] + inputs)
+        #expect(plain.status == 0, "\(plain.stderr)")
+        let migrated = try execute(["run", "--state", state, "--out", directory + "/migrated", "--max-reject-rate", "1"])
+        #expect(migrated.status == 0, "\(migrated.stderr)")
+        #expect(try StateTests.comparable(directory + "/migrated") == StateTests.comparable(directory + "/two"))
+        #expect(try scalar(state, "PRAGMA user_version") == "\(StateSchema.version)")
     }
 
     static func scalar(_ state: String, _ query: String) throws -> String {
