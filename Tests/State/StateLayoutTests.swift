@@ -301,11 +301,11 @@ struct StateLayoutTests {
     /// Opens `state` with no input, which migrates it to the current schema, and expects the
     /// reports of a plain run over `inputs` (what it had ingested).
     static func expectMigrated(_ state: String, reportingAsARunOver inputs: [String], in directory: String) throws {
-        let plain = try execute(["run", "--out", directory + "/two", "--max-reject-rate", "1"] + inputs)
+        let plain = try execute(["run", "--out", directory + "/plain", "--max-reject-rate", "1"] + inputs)
         #expect(plain.status == 0, "\(plain.stderr)")
         let migrated = try execute(["run", "--state", state, "--out", directory + "/migrated", "--max-reject-rate", "1"])
         #expect(migrated.status == 0, "\(migrated.stderr)")
-        #expect(try StateTests.comparable(directory + "/migrated") == StateTests.comparable(directory + "/two"))
+        #expect(try StateTests.comparable(directory + "/migrated") == StateTests.comparable(directory + "/plain"))
         #expect(try scalar(state, "PRAGMA user_version") == "\(StateSchema.version)")
     }
 

@@ -4,7 +4,7 @@ import Testing
 /// `ChunkQueue`: chunks come out as they went in, in order, and a chunk's buffer handed back
 /// holds the next chunk.
 struct ChunkQueueTests {
-    @Test func chunksComeOutInOrderThenTheReadersOutcome() throws {
+    @Test func chunksComeOutInOrderThenTheReadersOutcome() {
         let queue = ChunkQueue(capacity: 4)
         for chunk in [[1, 2, 3], [4], []] as [[UInt8]] { chunk.withUnsafeBufferPointer(queue.push) }
         queue.finish(ByteCounts(), nil)
@@ -13,7 +13,7 @@ struct ChunkQueueTests {
         #expect(popped == [[1, 2, 3], [4], []])
     }
 
-    @Test func aRecycledBufferHoldsTheNextChunkAlone() throws {
+    @Test func aRecycledBufferHoldsTheNextChunkAlone() {
         let queue = ChunkQueue(capacity: 4)
         [UInt8](repeating: 7, count: 4096).withUnsafeBufferPointer(queue.push)
         guard case .success(let first) = queue.pop() else { Issue.record("no first chunk"); return }
