@@ -24,11 +24,13 @@ struct StateRowBlockTests {
         #expect(block.count <= StateRowBlock.budget + 2)
         let read = try #require(StateRowBlock.decode(block))
         #expect(read.map(\.key) == written.map(\.key) && read.map(\.value) == written.map(\.value))
-        let deleted = try #require(StateRowBlock.deleting(slot: 3, from: block))
+        // Two rows of a block deleted at once: the others keep their slots.
+        let deleted = try #require(StateRowBlock.deleting(slots: [3, 7], from: block))
         let kept = try #require(StateRowBlock.decode(deleted))
-        #expect(kept.count == written.count && kept[3].key.isEmpty && kept[3].value.isEmpty)
-        #expect(kept.enumerated().filter { $0.offset != 3 }.map(\.element.key) == written.enumerated().filter { $0.offset != 3 }.map(\.element.key))
-        #expect(StateRowBlock.deleting(slot: written.count, from: block) == nil)
+        #expect(kept.count == written.count && [3, 7].allSatisfy { kept[$0].key.isEmpty && kept[$0].value.isEmpty })
+        #expect(kept.enumerated().filter { ![3, 7].contains($0.offset) }.map(\.element.key)
+            == written.enumerated().filter { ![3, 7].contains($0.offset) }.map(\.element.key))
+        #expect(StateRowBlock.deleting(slots: [3, written.count], from: block) == nil)
     }
 
     @Test func aBlockCutOrRunOnIsDamage() throws {

@@ -32,6 +32,10 @@ struct IncrementalMerge {
     private(set) var rowsRead = 0
     /// Records read in many rows, rewritten as one: appended with the run's own rows.
     private var compacted = StateRowBatch()
+    /// The addresses of the rows those records were read from: deleted after the loads, block
+    /// by block, beside the joins (each deleted as it was found rewrote its block in the middle
+    /// of a load, and read it again once the load's reads had pushed it out of SQLite's cache).
+    private var superseded: [Int64] = []
 
     init(into store: StateStore, windows: AnalysisWindows = .init(), scope: PreviewScope) throws(StateError) {
         self.store = store
@@ -76,11 +80,13 @@ struct IncrementalMerge {
         // a thread of its own while the joins, which ask SQLite nothing, run on every core.
         var indexing: StateError?
         var compactedRows = [take(&compacted, StateRowBatch())]
+        var supersededRows = take(&superseded, [])
         var joins: (changes: [PartialState], leaked: Int) = ([], 0)
         var (stored, night) = (take(&before, PartialState()), take(&sealed, PartialState()))
         let (store, scope, windows) = (self.store, scope, windows)
         Parallel.beside {
             do throws(StateError) {
+                try store.deleteRecordRows(take(&supersededRows, []))
                 entries += try store.insertRecordRows(take(&compactedRows, []))
                 try store.indexRecordRows(take(&entries, []))
             } catch {
@@ -187,7 +193,8 @@ struct IncrementalMerge {
             }
             if let decoding { throw decoding }
             fetched = try fetching.get()
-            try StateCompaction.rewrite(rows, minimumRows: Self.compactionRows, into: &compacted, store: store, names: names)
+            try StateCompaction.rewrite(
+                rows, minimumRows: Self.compactionRows, into: &compacted, superseded: &superseded, store: store, names: names)
         }
     }
 

@@ -3,12 +3,14 @@
 /// one run and giving the freed pages back to the file system (`VACUUM`), for a cron job
 /// between nights.
 public enum StateCompaction {
-    /// Deletes the rows of each key of `rows` that has `minimumRows` rows or more and adds its
-    /// merged record, one row, to `merged` (appended by the caller with its other rows, as one
-    /// index run); returns how many keys were rewritten.
+    /// Adds to `merged` the merged record, one row, of each key of `rows` that has `minimumRows`
+    /// rows or more (appended by the caller with its other rows, as one index run), and the
+    /// addresses of its rows to `superseded`, which the caller deletes
+    /// (`StateStore.deleteRecordRows`); returns how many keys were rewritten.
     @discardableResult
     static func rewrite(
-        _ rows: [StateStore.RecordRow], minimumRows: Int, into merged: inout StateRowBatch, store: StateStore, names: StateNames
+        _ rows: [StateStore.RecordRow], minimumRows: Int, into merged: inout StateRowBatch, superseded: inout [Int64],
+        store: StateStore, names: StateNames
     ) throws(StateError) -> Int {
         var rewritten = 0
         // Rows are grouped by key only under digests with enough rows: most keys have one.
@@ -20,7 +22,7 @@ public enum StateCompaction {
             try StateRows.read(keyRows.map { StateRows.Row(key: $0.key, value: $0.value) }, into: &record, names: names)
             let one = try StateRows.rows(of: record, names: names, digest: store.digest)
             guard one.reduce(0, { $0 + $1.count }) == 1 else { continue }
-            for row in keyRows { try store.deleteRecordRow(id: row.id) }
+            superseded += keyRows.map(\.id)
             for batch in one { merged.append(contentsOf: batch) }
             rewritten += 1
         }
@@ -41,11 +43,15 @@ public enum StateCompaction {
         let digests = try store.digestsOfKeysInSeveralRows()
         var rewritten = 0
         var merged = StateRowBatch()
+        var superseded: [Int64] = []
         // A few thousand keys at a time, so memory stays that of a batch and of the merged rows.
         for start in stride(from: 0, to: digests.count, by: 4096) {
             let batch = Array(digests[start..<min(start + 4096, digests.count)])
-            rewritten += try rewrite(store.recordRows(hashes: batch, through: .max), minimumRows: 2, into: &merged, store: store, names: names)
+            rewritten += try rewrite(
+                store.recordRows(hashes: batch, through: .max), minimumRows: 2, into: &merged, superseded: &superseded,
+                store: store, names: names)
         }
+        try store.deleteRecordRows(superseded)
         try store.appendRecordRows([merged])
         // Each index as one run, without the entries of the rows just deleted.
         try store.rebuildIndexes()

@@ -419,15 +419,26 @@ final class StateStore {
         try mapping { () throws(SQLiteError) in try connection.execute("PRAGMA auto_vacuum = INCREMENTAL; VACUUM") }
     }
 
-    /// Deletes the row at address `id`: its slot is emptied, so the block's other rows keep
-    /// their addresses.
-    func deleteRecordRow(id: Int64) throws(StateError) {
-        let block = StateRowBlock.block(of: id)
-        let stored = try rows("SELECT rows FROM records WHERE id = ?", [.integer(block)]) { $0.blob(0) }
-        guard let bytes = stored.first, let kept = StateRowBlock.deleting(slot: StateRowBlock.slot(of: id), from: bytes) else {
-            throw StateError.damaged(path: path, reason: Self.damagedBlock.message)
+    /// Deletes the rows at these addresses: their slots are emptied, so the other rows of their
+    /// blocks keep their addresses. Block by block in order, each read and written once.
+    func deleteRecordRows(_ ids: consuming [Int64]) throws(StateError) {
+        var ids = ids
+        ids.radixSort()
+        ids.removeDuplicates()
+        var next = 0
+        while next < ids.count {
+            let block = StateRowBlock.block(of: ids[next])
+            var slots: [Int] = []
+            while next < ids.count, StateRowBlock.block(of: ids[next]) == block {
+                slots.append(StateRowBlock.slot(of: ids[next]))
+                next += 1
+            }
+            let stored = try rows("SELECT rows FROM records WHERE id = ?", [.integer(block)]) { $0.blob(0) }
+            guard let bytes = stored.first, let kept = StateRowBlock.deleting(slots: slots, from: bytes) else {
+                throw StateError.damaged(path: path, reason: Self.damagedBlock.message)
+            }
+            try run("UPDATE records SET rows = ? WHERE id = ?", [.blob(kept), .integer(block)])
         }
-        try run("UPDATE records SET rows = ? WHERE id = ?", [.blob(kept), .integer(block)])
     }
 
     /// Records that records belong to what links name (a click, a unit): entries of the link's

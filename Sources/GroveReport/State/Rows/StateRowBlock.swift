@@ -116,12 +116,13 @@ enum StateRowBlock {
         return true
     }
 
-    /// `block` with the row in `slot` deleted (its key and value emptied).
-    static func deleting(slot: Int, from block: [UInt8]) -> [UInt8]? {
-        guard let rows = decode(block), slot < rows.count else { return nil }
+    /// `block` with the rows in `slots` deleted (their keys and values emptied).
+    static func deleting(slots: [Int], from block: [UInt8]) -> [UInt8]? {
+        guard let rows = decode(block), slots.allSatisfy({ $0 < rows.count }) else { return nil }
         var builder = Builder()
         for (index, row) in rows.enumerated() {
-            builder.append(key: index == slot ? [] : row.key, value: index == slot ? [] : row.value)
+            let deleted = slots.contains(index)
+            builder.append(key: deleted ? [] : row.key, value: deleted ? [] : row.value)
         }
         return builder.take()
     }
