@@ -83,16 +83,7 @@ struct StateRowWriter {
             bytes += digest
             return
         }
-        if StateTextForm.appendUUID(text, to: &bytes) { return }
-        let (form, prefix) = StateTextForm.form(of: text)
-        varint(2 + (UInt64(prefix) << 2 | form.rawValue))
-        if form == .hexTail {
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[..<prefix]))
-            varint(UInt64(text.count - prefix) / 2)
-            StateTextForm.packHex(UnsafeBufferPointer(rebasing: text[prefix...]), upper: false, to: &bytes)
-        } else {
-            bytes.append(contentsOf: text)
-        }
+        StateTextForm.append(text, to: &bytes)
     }
 
     private mutating func varint(_ value: UInt64) { Varint.append(value, to: &bytes) }

@@ -17,79 +17,76 @@ enum StateTextForm: UInt64 {
     /// Hex tails shorter than this are kept whole: the saving would not pay for the length byte.
     static let shortestHexTail = 8
 
-    /// The form `text` is best kept in, with the length of its whole prefix, when it is not a
-    /// UUID (`appendUUID`).
-    static func form(of text: UnsafeBufferPointer<UInt8>) -> (form: StateTextForm, prefix: Int) {
-        var start = text.count
-        while start > 0, hexValue(text[start - 1], upper: false) != nil { start -= 1 }
-        // An even number of digits, so the tail packs into whole bytes.
-        if (text.count - start) % 2 == 1 { start += 1 }
-        return text.count - start >= shortestHexTail ? (.hexTail, start) : (.whole, text.count)
+    /// Appends `text` in its form, header first: a UUID, a prefix and a lower-case hex tail, or
+    /// whole. Every text of a night's rows passes here (a few hundred thousand), so a text is
+    /// classified through a table and written with one append, not byte by byte.
+    static func append(_ text: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
+        digits.withUnsafeBufferPointer { digits in
+            if appendUUID(text, digits: digits, to: &bytes) { return }
+            // The longest tail of lower-case hex digits, of an even length.
+            var start = text.count
+            while start > 0, digits[Int(text[start - 1])] & (notHex | upperLetter) == 0 { start -= 1 }
+            if (text.count - start) % 2 == 1 { start += 1 }
+            guard text.count - start >= shortestHexTail else {
+                Varint.append(2 + (UInt64(text.count) << 2 | whole.rawValue), to: &bytes)
+                bytes.append(contentsOf: text)
+                return
+            }
+            Varint.append(2 + (UInt64(start) << 2 | hexTail.rawValue), to: &bytes)
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[..<start]))
+            let pairs = (text.count - start) / 2
+            Varint.append(UInt64(pairs), to: &bytes)
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: pairs) { packed in
+                for pair in 0..<pairs {
+                    let high = digits[Int(text[start + 2 * pair])], low = digits[Int(text[start + 2 * pair + 1])]
+                    packed[pair] = high << 4 | low & 0xF
+                }
+                bytes.append(contentsOf: packed)
+            }
+        }
     }
 
     /// Appends `text` as a UUID, its header and 16 bytes, when it is one (36 bytes: 8-4-4-4-12
     /// hex digits, the letters of one case; digits alone count as upper-case); appends nothing
     /// and returns false otherwise. One pass that checks and packs: most ids are UUIDs.
-    static func appendUUID(_ text: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) -> Bool {
+    private static func appendUUID(_ text: UnsafeBufferPointer<UInt8>, digits: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) -> Bool {
         let dash = UInt8(ascii: "-")
         guard text.count == 36, text[8] == dash, text[13] == dash, text[18] == dash, text[23] == dash else { return false }
-        let start = bytes.count
-        bytes.append(0)  // the header, once the case is known
-        var letters = CaseSeen()
-        var index = 0
-        while index < 36 {
-            // Over the dashes checked above: a dash anywhere else is no hex digit.
-            if index == 8 || index == 13 || index == 18 || index == 23 { index += 1 }
-            guard let high = letters.value(text[index]), let low = letters.value(text[index + 1]) else {
-                bytes.removeLast(bytes.count - start)
-                return false
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 17) { packed in
+            // The flags of every character, or-ed: whether any is no hex digit, and the cases.
+            var seen: UInt8 = 0
+            var index = 0
+            for position in 1...16 {
+                // Over the dashes checked above: a dash anywhere else is no hex digit.
+                if index == 8 || index == 13 || index == 18 || index == 23 { index += 1 }
+                let high = digits[Int(text[index])], low = digits[Int(text[index + 1])]
+                seen |= high | low
+                packed[position] = high << 4 | low & 0xF
+                index += 2
             }
-            bytes.append(high << 4 | low)
-            index += 2
-        }
-        guard !(letters.upper && letters.lower) else {
-            bytes.removeLast(bytes.count - start)
-            return false
-        }
-        bytes[start] = UInt8(2 + (letters.lower ? lowerUUID : upperUUID).rawValue)
-        return true
-    }
-
-    /// The cases of the hex letters met so far.
-    private struct CaseSeen {
-        var upper = false
-        var lower = false
-
-        /// A hex digit's value, noting a letter's case; nil for any other byte.
-        mutating func value(_ character: UInt8) -> UInt8? {
-            if character &- UInt8(ascii: "0") < 10 { return character &- UInt8(ascii: "0") }
-            let letter = (character | 0x20) &- UInt8(ascii: "a")
-            guard letter < 6 else { return nil }
-            if character & 0x20 == 0 { upper = true } else { lower = true }
-            return letter + 10
+            guard seen & notHex == 0, seen & (upperLetter | lowerLetter) != upperLetter | lowerLetter else { return false }
+            packed[0] = UInt8(2 + (seen & lowerLetter != 0 ? lowerUUID : upperUUID).rawValue)
+            bytes.append(contentsOf: packed)
+            return true
         }
     }
 
-    /// A hex digit's value, of upper- or lower-case letters.
-    static func hexValue(_ character: UInt8, upper: Bool) -> UInt8? {
-        switch character {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): character - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f") where !upper: character - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F") where upper: character - UInt8(ascii: "A") + 10
-        default: nil
+    /// Each byte's value as a hex digit in the low four bits, and what it is in the high ones.
+    private static let digits: [UInt8] = (0...255).map { byte in
+        switch UInt8(byte) {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt8(byte) - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt8(byte) - UInt8(ascii: "a") + 10 | lowerLetter
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt8(byte) - UInt8(ascii: "A") + 10 | upperLetter
+        default: notHex
         }
     }
+    private static let lowerLetter: UInt8 = 0x10
+    private static let upperLetter: UInt8 = 0x20
+    private static let notHex: UInt8 = 0x40
 
     /// The digit of a value below 16.
     static func hexDigit(_ value: UInt8, upper: Bool) -> UInt8 {
         value < 10 ? UInt8(ascii: "0") + value : (upper ? UInt8(ascii: "A") : UInt8(ascii: "a")) + value - 10
-    }
-
-    /// Packs hex digit pairs into bytes.
-    static func packHex(_ digits: UnsafeBufferPointer<UInt8>, upper: Bool, to bytes: inout [UInt8]) {
-        for index in stride(from: 0, to: digits.count - 1, by: 2) {
-            bytes.append((hexValue(digits[index], upper: upper) ?? 0) << 4 | (hexValue(digits[index + 1], upper: upper) ?? 0))
-        }
     }
 
     /// Writes the hex digit pairs of `packed` into `text` from `start`, with a UUID's dashes
