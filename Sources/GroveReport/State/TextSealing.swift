@@ -61,27 +61,12 @@ struct TextSealing {
 
     /// The 32 digest bytes of a sealed text (`sha256:` and 64 lower-case hex digits), nil for
     /// any other text: rows keep the digest, not its hex.
-    static func digestBytes(ofSealed text: some Collection<UInt8>) -> [UInt8]? {
+    static func digestBytes(ofSealed text: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
         // The length first: it turns away almost every text without touching `prefix`.
         guard text.count == sealedCount, text.starts(with: prefix) else { return nil }
         var digest: [UInt8] = []
         digest.reserveCapacity(32)
-        var high: UInt8?
-        for character in text.dropFirst(prefix.count) {
-            let value: UInt8
-            switch character {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): value = character - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): value = character - UInt8(ascii: "a") + 10
-            default: return nil
-            }
-            if let first = high {
-                digest.append(first << 4 | value)
-                high = nil
-            } else {
-                high = value
-            }
-        }
-        return digest
+        return StateTextForm.packLowerHex(UnsafeBufferPointer(rebasing: text[prefix.count...]), to: &digest) ? digest : nil
     }
 
     /// The sealed text of 32 digest bytes.

@@ -34,15 +34,30 @@ enum StateTextForm: UInt64 {
             }
             Varint.append(2 + (UInt64(start) << 2 | hexTail.rawValue), to: &bytes)
             bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[..<start]))
-            let pairs = (text.count - start) / 2
-            Varint.append(UInt64(pairs), to: &bytes)
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: pairs) { packed in
-                for pair in 0..<pairs {
-                    let high = digits[Int(text[start + 2 * pair])], low = digits[Int(text[start + 2 * pair + 1])]
-                    packed[pair] = high << 4 | low & 0xF
-                }
-                bytes.append(contentsOf: packed)
+            Varint.append(UInt64(text.count - start) / 2, to: &bytes)
+            _ = packLowerHex(UnsafeBufferPointer(rebasing: text[start...]), digits: digits, to: &bytes)
+        }
+    }
+
+    /// Appends the bytes that pairs of lower-case hex digits spell (an even count of them), or,
+    /// when one is not such a digit, appends nothing and returns false: a hex tail's packing,
+    /// and a sealed text's digest (`TextSealing.digestBytes`).
+    static func packLowerHex(_ hex: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) -> Bool {
+        digits.withUnsafeBufferPointer { packLowerHex(hex, digits: $0, to: &bytes) }
+    }
+
+    private static func packLowerHex(_ hex: UnsafeBufferPointer<UInt8>, digits: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) -> Bool {
+        let pairs = hex.count / 2
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: pairs) { packed in
+            var seen: UInt8 = 0
+            for pair in 0..<pairs {
+                let high = digits[Int(hex[2 * pair])], low = digits[Int(hex[2 * pair + 1])]
+                seen |= high | low
+                packed[pair] = high << 4 | low & 0xF
             }
+            guard seen & (notHex | upperLetter) == 0 else { return false }
+            bytes.append(contentsOf: packed)
+            return true
         }
     }
 
