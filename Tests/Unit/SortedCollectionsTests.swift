@@ -79,4 +79,22 @@ struct SortedCollectionsTests {
             #expect(small == expectedToo.2, "size \(size)")
         }
     }
+
+    /// Index entries sort by their digest's radix and, within one digest, by target: a
+    /// digest's entries past the last byte (a unit with hundreds of links) in target order.
+    @Test func indexEntriesSortByDigestThenTarget() {
+        var generator = SystemRandomNumberGenerator()
+        for size in [0, 2, 49, 5_000] {
+            var entries = (0..<size).map { _ in
+                StateIndexEntry(hash: Int64.random(in: -(1 << 47)..<(1 << 47), using: &generator), target: Int64.random(in: 0..<1_000, using: &generator))
+            }
+            // One digest with many targets, one with two, in reverse order.
+            entries += (0..<300).map { StateIndexEntry(hash: 42, target: Int64(300 - $0)) }
+            entries += [StateIndexEntry(hash: -7, target: 2), StateIndexEntry(hash: -7, target: 1)]
+            entries.shuffle(using: &generator)
+            let expected = entries.sorted()
+            entries.radixSort()
+            #expect(entries == expected, "size \(size)")
+        }
+    }
 }

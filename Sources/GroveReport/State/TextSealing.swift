@@ -3,6 +3,37 @@
 /// state's own random salt. Equal texts still seal equal, so joins and retry counts are kept.
 struct TextSealing {
     let salt: [UInt8]
+    private let hashers: SaltedHashers
+
+    init(salt: [UInt8]) {
+        self.salt = salt
+        hashers = SaltedHashers(salt: salt)
+    }
+
+    /// The salt hashed once, and the hasher each text goes on from there with. A fresh hasher a
+    /// text asked OpenSSL for the algorithm and a context each time: most of a night's sealing.
+    /// One thread at a time (a night seals on one).
+    private final class SaltedHashers {
+        private let salted: SHA256Digest
+        private var scratch: SHA256Digest
+
+        init(salt: [UInt8]) {
+            var salted = SHA256Digest()
+            salted.update(salt)
+            scratch = SHA256Digest(continuing: salted)
+            self.salted = salted
+        }
+
+        /// `sha256:` and the hex digits of the SHA-256 of the salt and then `bytes`.
+        func sealed(_ bytes: [UInt8]) -> [UInt8] {
+            scratch.restart(from: salted)
+            scratch.update(bytes)
+            var text = TextSealing.prefix
+            text.reserveCapacity(TextSealing.sealedCount)
+            scratch.appendHexDigest(to: &text)
+            return text
+        }
+    }
 
     private static let prefix = Array("sha256:".utf8)
 
@@ -20,10 +51,7 @@ struct TextSealing {
         guard bytes.contains(UInt8(ascii: "@")) else { return nil }
         let bytes = Array(bytes)
         guard always || Self.holdsEmailLikeToken(bytes) else { return nil }
-        var digest = SHA256Digest()
-        digest.update(salt)
-        digest.update(bytes)
-        return Array((Self.prefix + Array(digest.hexDigest().utf8)))
+        return hashers.sealed(bytes)
     }
 
     /// A night's partial state as the state stores it, sealed in place: every text with an
@@ -71,7 +99,10 @@ struct TextSealing {
 
     /// The sealed text of 32 digest bytes.
     static func sealedText(digestBytes: [UInt8]) -> [UInt8] {
-        prefix + Array(HexText.encode(digestBytes).utf8)
+        var text = prefix
+        text.reserveCapacity(sealedCount)
+        HexText.append(digestBytes, to: &text)
+        return text
     }
 
     /// Whether `bytes` hold an email-like token, by the rule that masks names in reports.

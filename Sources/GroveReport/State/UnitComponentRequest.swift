@@ -82,7 +82,7 @@ struct UnitComponentRequest {
         units.sort()
         units.removeDuplicates()
         var byUnit = links
-        byUnit.sort()
+        byUnit.radixSort()
         var next = 0
         for link in byUnit {
             while next < units.count, units[next].digest < link.hash { next += 1 }

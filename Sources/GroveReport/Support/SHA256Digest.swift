@@ -10,7 +10,19 @@ struct SHA256Digest: ~Copyable {
         EVP_DigestInit_ex(context, EVP_sha256(), nil)
     }
 
+    /// A hasher that goes on from where `prefix` is: its bytes are hashed once for all the
+    /// texts that follow them (a fresh one asks OpenSSL for the algorithm again).
+    init(continuing prefix: borrowing SHA256Digest) {
+        context = EVP_MD_CTX_new()
+        EVP_MD_CTX_copy_ex(context, prefix.context)
+    }
+
     deinit { EVP_MD_CTX_free(context) }
+
+    /// Makes this hasher go on from where `prefix` is, as `init(continuing:)` does, in place.
+    mutating func restart(from prefix: borrowing SHA256Digest) {
+        EVP_MD_CTX_copy_ex(context, prefix.context)
+    }
 
     mutating func update(_ bytes: UnsafeRawBufferPointer) {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
@@ -32,6 +44,16 @@ struct SHA256Digest: ~Copyable {
     /// The digest as 64 lower-case hex digits; the hasher is spent.
     consuming func hexDigest() -> String {
         HexText.encode(bytes())
+    }
+
+    /// Appends the digest's 64 lower-case hex digits to `text`; the hasher is left finished,
+    /// to be `restart`ed.
+    mutating func appendHexDigest(to text: inout [UInt8]) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Int(EVP_MAX_MD_SIZE)) { digest in
+            var length: UInt32 = 0
+            EVP_DigestFinal_ex(context, digest.baseAddress, &length)
+            HexText.append(digest.prefix(Int(length)), to: &text)
+        }
     }
 
     /// The SHA-256 of `bytes` in hex.
@@ -56,10 +78,14 @@ enum HexText {
 
     static func encode<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> String {
         var text: [UInt8] = []
+        append(bytes, to: &text)
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    static func append<Bytes: Sequence<UInt8>>(_ bytes: Bytes, to text: inout [UInt8]) {
         for byte in bytes {
             text.append(digits[Int(byte >> 4)])
             text.append(digits[Int(byte & 0x0F)])
         }
-        return String(decoding: text, as: UTF8.self)
     }
 }

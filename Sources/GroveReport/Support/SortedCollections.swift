@@ -67,7 +67,26 @@ extension Array where Element: Comparable {
     }
 }
 
-extension Array where Element: FixedWidthInteger {
+/// What the radix sort orders (`radixSort`): elements by an unsigned key whose order is theirs,
+/// those of one key by `<` (an index entry's digest, then its target).
+protocol RadixSortable: Comparable {
+    var radixKey: UInt64 { get }
+}
+
+extension RadixSortable where Self: FixedWidthInteger {
+    /// The value's bits, the sign bit flipped so that negatives come first.
+    @inline(__always)
+    var radixKey: UInt64 {
+        let bits = UInt64(truncatingIfNeeded: self) & (UInt64.max >> (64 - Self.bitWidth))
+        return Self.isSigned ? bits ^ 1 << (Self.bitWidth - 1) : bits
+    }
+}
+
+extension Int64: RadixSortable {}
+extension UInt64: RadixSortable {}
+extension Int32: RadixSortable {}
+
+extension Array where Element: RadixSortable {
     /// Sorts in place by radix, most significant byte first (American flag sort): a night sorts
     /// millions of digests, where the comparison sort spent a quarter of its loads. No buffer
     /// beside the array; a byte where every element agrees costs a count, not a pass.
@@ -78,16 +97,15 @@ extension Array where Element: FixedWidthInteger {
     mutating func radixSort() {
         withUnsafeMutableBufferPointer { elements in
             guard let first = elements.first else { return }
-            var differing: Element = 0
+            var differing: UInt64 = 0
             var (ordered, previous) = (true, first)
             for element in elements {
-                differing |= element ^ first
+                differing |= element.radixKey ^ first.radixKey
                 ordered = ordered && previous <= element
                 previous = element
             }
             guard !ordered else { return }
-            let highest = Element.bitWidth - 1 - differing.leadingZeroBitCount
-            Self.radixSort(elements, byte: highest / 8)
+            Self.radixSort(elements, byte: (63 - differing.leadingZeroBitCount) / 8)
         }
     }
 
@@ -110,18 +128,23 @@ extension Array where Element: FixedWidthInteger {
     /// Below this many elements, insertion sort is quicker than another pass.
     private static var smallBucket: Int { 48 }
 
-    /// The element's byte `byte` (0 the least significant) of its ordering key: the sign bit of a
-    /// signed type flipped, so negatives come first.
+    /// The element's byte `byte` (0 the least significant) of its key.
     @inline(__always)
     private static func digit(_ element: Element, byte: Int) -> Int {
-        var key = UInt64(truncatingIfNeeded: element)
-        if Element.isSigned { key ^= 1 << (Element.bitWidth - 1) }
-        return Int(truncatingIfNeeded: key >> (byte * 8)) & 0xFF
+        Int(truncatingIfNeeded: element.radixKey >> (byte * 8)) & 0xFF
     }
 
     private static func radixSort(_ elements: UnsafeMutableBufferPointer<Element>, byte: Int) {
-        guard elements.count > smallBucket, byte >= 0 else {
+        guard elements.count > smallBucket else {
             insertionSort(elements)
+            return
+        }
+        // Past the last byte every key is one: equal integers, or index entries of one digest,
+        // which the comparison sort orders (a unit with thousands of links must not cost a
+        // quadratic insertion sort).
+        guard byte >= 0 else {
+            var elements = elements
+            elements.sort()
             return
         }
         withUnsafeTemporaryAllocation(of: Int.self, capacity: 512) { table in

@@ -194,7 +194,7 @@ final class StateIndex {
         var runs = try runs()
         // Sorted in place: a night of 2M events adds millions.
         var sorted = entries
-        sorted.sort()
+        sorted.radixSort()
         runs.append(try write(sorted, capacity: sorted.count))
         while runs.count >= Self.fanIn, Self.ofAboutOneSize(runs.suffix(Self.fanIn)) || runs.count > Self.mostRuns {
             let merged = try merge(Array(runs.suffix(Self.fanIn)))

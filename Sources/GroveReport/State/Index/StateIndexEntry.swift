@@ -1,8 +1,12 @@
 /// One entry of a state index (`StateIndex`): a 48-bit key digest and what it leads to, a record
 /// row's id (the key index) or a record's digest (the links).
-struct StateIndexEntry: Comparable, Hashable {
+struct StateIndexEntry: Comparable, Hashable, RadixSortable {
     var hash: Int64
     var target: Int64
+
+    /// Sorted by radix on the digest (`radixSort`): a night's key and link runs, where the
+    /// comparison sort was 3 % of a backfill night.
+    var radixKey: UInt64 { hash.radixKey }
 
     static func < (lhs: StateIndexEntry, rhs: StateIndexEntry) -> Bool { (lhs.hash, lhs.target) < (rhs.hash, rhs.target) }
 
