@@ -48,6 +48,25 @@ struct StateIndexTests {
         #expect(try connection.integer("SELECT count(*) FROM index_chunks WHERE length(entries) < \(StateIndex.chunkBudget * 3 / 4)") <= 2)
     }
 
+    /// A night's loads pass by the links the night added, while they stand in a run of their
+    /// own; once a merge takes that run in, its entries are found with the others.
+    @Test func lookingPastTheLatestAddLeavesOutItsRunUntilAMergeTakesItIn() throws {
+        let (connection, index) = try Self.emptyIndex()
+        func night(_ number: Int64) -> [StateIndexEntry] {
+            (0..<300).map { StateIndexEntry(hash: 42, target: number * 1_000 + Int64($0)) } + [StateIndexEntry(hash: 7, target: number)]
+        }
+        try index.add(night(1))
+        try index.add(night(2))
+        #expect(try index.entries(of: [7], exceptLatestAdded: true) == [StateIndexEntry(hash: 7, target: 1)])
+        #expect(try index.entries(of: [7]).count == 2)
+        try index.add(night(3))
+        #expect(try index.entries(of: [7, 42], exceptLatestAdded: true).count == 602)
+        // The fourth run of one size merges the four: the latest add is in the merged run.
+        try index.add(night(4))
+        #expect(try connection.integer("SELECT count(*) FROM index_runs") == 1)
+        #expect(try index.entries(of: [7], exceptLatestAdded: true).map(\.target) == [1, 2, 3, 4])
+    }
+
     /// A chunk cut short or gone, or a run whose filter does not fit it, is damage, not a miss.
     @Test func aDamagedRunIsDamage() throws {
         var generator = SystemRandomNumberGenerator()

@@ -57,9 +57,8 @@ struct IncrementalMerge {
         // The totals over all keys are kept merged apart from the per-key records a night loads.
         try mergeTotals(Self.takeTotals(from: &sealed))
         var rows = try StateRows.rows(of: sealed, names: names, digest: digest)
-        // Added before the loads, so their memory goes before the stored records come in: a
-        // load that finds one of this night's links asks for a key this night holds, which the
-        // first load has read already.
+        // Added before the loads, so their memory goes before the stored records come in. The
+        // loads pass by the run they make (its links name this night's records, which it holds).
         try store.addLinks(Self.links(of: sealed, rows: rows, digest: digest))
         timer.lap("encode rows")
         // Inserted before the loads, so the rows' bytes are let go before the stored records
@@ -257,7 +256,7 @@ struct IncrementalMerge {
                 if keyed & 2 == 0 { records.append(binding) }
             }
         }
-        records += try store.linkedRecords(take(&clicks, []))
+        records += try store.storedLinkedRecords(take(&clicks, []))
         try load(take(&records, []))
     }
 
@@ -287,7 +286,7 @@ struct IncrementalMerge {
             }
             asks.add(to: &request, symbols: side.symbols, digest: digest)
         }
-        let records = request.resolve(try store.links(of: request.unitDigests))
+        let records = request.resolve(try store.storedLinks(of: request.unitDigests))
         try load(records, keeping: request.needs)
     }
 

@@ -449,15 +449,18 @@ final class StateStore {
         try mapping { () throws(SQLiteError) in try linkIndex.add(take(&links, [])) }
     }
 
-    /// The key hashes of the records linked to any of `links`.
-    func linkedRecords(_ links: consuming [Int64]) throws(StateError) -> [Int64] {
-        try self.links(of: links).map(\.target)
+    /// The key hashes of the stored records linked to any of `links`: those of this run's own
+    /// links (`addLinks`) may be left out, while they stand in a run of their own.
+    func storedLinkedRecords(_ links: consuming [Int64]) throws(StateError) -> [Int64] {
+        try storedLinks(of: links).map(\.target)
     }
 
-    /// The links of these digests, each with the digest of the record it names.
-    func links(of digests: consuming [Int64]) throws(StateError) -> [StateIndexEntry] {
+    /// The links of these digests, each with the digest of the record it names; this run's own
+    /// (`addLinks`, which name this run's records) may be left out, while they stand in a run of
+    /// their own: a night's loads want the stored records, and found its own as many again.
+    func storedLinks(of digests: consuming [Int64]) throws(StateError) -> [StateIndexEntry] {
         var digests = digests
-        return try mapping { () throws(SQLiteError) in try linkIndex.entries(of: take(&digests, [])) }
+        return try mapping { () throws(SQLiteError) in try linkIndex.entries(of: take(&digests, []), exceptLatestAdded: true) }
     }
 
     /// Each index rewritten as one run: the key index from the records as they are now (without

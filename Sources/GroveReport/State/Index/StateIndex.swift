@@ -55,6 +55,9 @@ final class StateIndex {
     private let connection: SQLiteConnection
     /// The runs, oldest first; read at first use.
     private var loadedRuns: [Run]?
+    /// The run the latest `add` wrote, while no merge has taken it in: a night's own entries,
+    /// which its loads pass by (`entries(of:exceptLatestAdded:)`).
+    private var latestAdded: Int64?
 
     init(kind: Kind, connection: SQLiteConnection) {
         self.kind = kind
@@ -71,13 +74,14 @@ final class StateIndex {
 
     // MARK: Reading
 
-    /// Every entry under one of `hashes` (each run's in its order), once per run that holds it.
-    func entries(of hashes: consuming [Int64]) throws(SQLiteError) -> [StateIndexEntry] {
+    /// Every entry under one of `hashes` (each run's in its order), once per run that holds it;
+    /// `exceptLatestAdded`, not those of the run the latest `add` wrote while it stands alone.
+    func entries(of hashes: consuming [Int64], exceptLatestAdded: Bool = false) throws(SQLiteError) -> [StateIndexEntry] {
         var wanted = hashes
         wanted.radixSort()
         wanted.removeDuplicates()
         var found: [StateIndexEntry] = []
-        for run in try runs() {
+        for run in try runs() where !(exceptLatestAdded && run.id == latestAdded) {
             let probes = wanted.filter { run.filter.mightContain($0) }
             guard let first = probes.first, let last = probes.last else { continue }
             // Digests in order: the chunks a run is asked for come in order, each read once. A
@@ -196,7 +200,9 @@ final class StateIndex {
         var sorted = entries
         sorted.radixSort()
         runs.append(try write(sorted, capacity: sorted.count))
+        latestAdded = runs.last?.id
         while runs.count >= Self.fanIn, Self.ofAboutOneSize(runs.suffix(Self.fanIn)) || runs.count > Self.mostRuns {
+            latestAdded = nil
             let merged = try merge(Array(runs.suffix(Self.fanIn)))
             runs.removeLast(Self.fanIn)
             runs.append(merged)
@@ -207,6 +213,7 @@ final class StateIndex {
     /// Replaces every run by one of `entries` (sorted, repeats dropped): what `state --compact`
     /// writes.
     func replaceAll(with entries: [StateIndexEntry]) throws(SQLiteError) {
+        latestAdded = nil
         for run in try runs() { try delete(run) }
         loadedRuns = entries.isEmpty ? [] : [try write(entries.sorted(), capacity: entries.count)]
     }
@@ -215,6 +222,7 @@ final class StateIndex {
     func mergeAll() throws(SQLiteError) {
         let runs = try runs()
         guard runs.count > 1 else { return }
+        latestAdded = nil
         loadedRuns = [try merge(runs)]
     }
 
