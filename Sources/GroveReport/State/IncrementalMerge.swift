@@ -69,10 +69,14 @@ struct IncrementalMerge {
         // Every lookup of a phase is one sorted batch: SQLite then reads each page once.
         try load(entries.map(\.hash))
         timer.lap("load touched keys", rows: rowsRead)
-        try loadClickComponents(also: sealed)
-        timer.lap("load click components", rows: rowsRead)
-        try loadUnitComponents(also: sealed)
-        timer.lap("load unit components", rows: rowsRead)
+        // The click and the unit components of what the first load found and of the night's
+        // records, in one load: neither asks after the other's records (a click component holds
+        // clicks, bindings and opens, which name no unit), and each load is a pass over the key
+        // index's runs.
+        var units = try unitComponents(also: sealed)
+        let unitRecords = units.resolve(try store.storedLinks(of: units.unitDigests))
+        try load(clickComponents(also: sealed) + unitRecords, keeping: units.needs)
+        timer.lap("load components", rows: rowsRead)
         // What the loads kept (every digest asked for) goes before the joins.
         loaded = []
         // The night's index run (SQLite, and a merge of runs every few nights) is written on
@@ -225,9 +229,10 @@ struct IncrementalMerge {
         return links
     }
 
-    /// Every click named by a touched click, binding or open (its original as stored or as
-    /// this run has it), with its binding and every open resolved to it.
-    private mutating func loadClickComponents(also fresh: PartialState) throws(StateError) {
+    /// The digests of the records of every click named by a touched click, binding or open (its
+    /// original as stored or as this run has it): its own, its binding's and those of every open
+    /// resolved to it.
+    private func clickComponents(also fresh: PartialState) throws(StateError) -> [Int64] {
         var clicks: [Int64] = []
         var records: [Int64] = []
         records.reserveCapacity(before.attribution.clicks.count + fresh.attribution.clicks.count)
@@ -257,15 +262,15 @@ struct IncrementalMerge {
             }
         }
         records += try store.storedLinkedRecords(take(&clicks, []))
-        try load(take(&records, []))
+        return records
     }
 
-    /// The component of every unit named by a touched install record, in its campaign, and by
-    /// a touched order, in every campaign (as stored or as this run has it): the install
-    /// records of that campaign that name the unit, and every order that names it
+    /// The request for the component of every unit named by a touched install record, in its
+    /// campaign, and by a touched order, in every campaign (as stored or as this run has it):
+    /// the install records of that campaign that name the unit, and every order that names it
     /// (`UnitComponentRequest`). A record's own install is a unit whose only install record in
     /// its campaign is that record, loaded already, so it asks for the unit's orders alone.
-    private mutating func loadUnitComponents(also fresh: PartialState) throws(StateError) {
+    private func unitComponents(also fresh: PartialState) throws(StateError) -> UnitComponentRequest {
         var request = UnitComponentRequest()
         for side in [before, fresh] {
             var asks = UnitComponentRequest.Asks()
@@ -286,8 +291,7 @@ struct IncrementalMerge {
             }
             asks.add(to: &request, symbols: side.symbols, digest: digest)
         }
-        let records = request.resolve(try store.storedLinks(of: request.unitDigests))
-        try load(records, keeping: request.needs)
+        return request
     }
 
     /// The state's number of a campaign, nil when it has none (no stored row names it).
