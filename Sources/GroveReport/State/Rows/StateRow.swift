@@ -19,17 +19,17 @@ enum StateRows {
         var value: [UInt8]
     }
 
-    /// The kinds in the two parts a night encodes apart (`rows(of:names:digest:)`).
+    /// The kinds in the two parts a night encodes apart, on two threads (`rows(of:names:digest:)`),
+    /// split so that each takes about half: on a 200k-event night clicks and bindings took 27 ms,
+    /// opens, install records and orders 29 (attribution against exposure had been 40 against 16).
     enum Part: Int, CaseIterable {
-        /// Clicks, bindings and opens.
-        case attribution
-        /// Install records and orders.
-        case exposure
+        case clicksAndBindings
+        case opensAndExposure
 
         var kinds: [any StateRowRecord.Type] {
             switch self {
-            case .attribution: [ClickRecord.self, BindingRecord.self, OpenRecord.self]
-            case .exposure: [InstallRecord.self, OrderRecord.self]
+            case .clicksAndBindings: [ClickRecord.self, BindingRecord.self]
+            case .opensAndExposure: [OpenRecord.self, InstallRecord.self, OrderRecord.self]
             }
         }
     }
@@ -51,14 +51,14 @@ enum StateRows {
     static func rows(of state: PartialState, names: StateNames, digest: StateKeyDigest) throws(StateError) -> [StateRowBatch] {
         var parts: [Encoded?] = [nil, nil]
         if names.isComplete, recordCount(of: state) >= parallelRecords {
-            var attribution: Result<Encoded?, StateError> = .success(nil)
-            var exposure: Result<Encoded?, StateError> = .success(nil)
+            var first: Result<Encoded?, StateError> = .success(nil)
+            var second: Result<Encoded?, StateError> = .success(nil)
             Parallel.both {
-                attribution = Result { () throws(StateError) in try rows(of: state, part: .attribution, names: names, digest: digest, newNames: false) }
+                first = Result { () throws(StateError) in try rows(of: state, part: .clicksAndBindings, names: names, digest: digest, newNames: false) }
             } and: {
-                exposure = Result { () throws(StateError) in try rows(of: state, part: .exposure, names: names, digest: digest, newNames: false) }
+                second = Result { () throws(StateError) in try rows(of: state, part: .opensAndExposure, names: names, digest: digest, newNames: false) }
             }
-            parts = [try attribution.get(), try exposure.get()]
+            parts = [try first.get(), try second.get()]
         }
         var batches: [StateRowBatch] = []
         for part in Part.allCases {
@@ -94,11 +94,11 @@ enum StateRows {
         var batch = StateRowBatch()
         // Kind by kind, named rather than looped over `part.kinds`, so each is specialized.
         switch part {
-        case .attribution:
+        case .clicksAndBindings:
             try append(ClickRecord.self, of: state, to: &batch, writer: &writer, digest: digest)
             try append(BindingRecord.self, of: state, to: &batch, writer: &writer, digest: digest)
+        case .opensAndExposure:
             try append(OpenRecord.self, of: state, to: &batch, writer: &writer, digest: digest)
-        case .exposure:
             try append(InstallRecord.self, of: state, to: &batch, writer: &writer, digest: digest)
             try append(OrderRecord.self, of: state, to: &batch, writer: &writer, digest: digest)
         }
