@@ -57,14 +57,27 @@ struct IncrementalMerge {
         // The totals over all keys are kept merged apart from the per-key records a night loads.
         try mergeTotals(Self.takeTotals(from: &sealed))
         var rows = try StateRows.rows(of: sealed, names: names, digest: digest)
-        // Added before the loads, so their memory goes before the stored records come in. The
-        // loads pass by the run they make (its links name this night's records, which it holds).
-        try store.addLinks(Self.links(of: sealed, rows: rows, digest: digest))
         timer.lap("encode rows")
         // Inserted before the loads, so the rows' bytes are let go before the stored records
         // come in (a night's peak memory); indexed after them, with the rows compaction rewrites,
-        // as one run, so the loads look up only stored rows.
-        var entries = try store.insertRecordRows(take(&rows, []))
+        // as one run, so the loads look up only stored rows. The night's links are made from the
+        // rows on the other core meanwhile (`linked` shares the batches' bytes; the insert's sort
+        // copies only their entries), and added before the loads too, for the same memory. The
+        // loads pass by the run they make (its links name this night's records, which it holds).
+        var entries: [StateIndexEntry] = []
+        do {
+            let linked = rows
+            var links: [StateIndexEntry] = []
+            var inserted: Result<[StateIndexEntry], StateError> = .success([])
+            let (store, digest, night) = (self.store, digest, sealed)
+            Parallel.both {
+                links = Self.links(of: night, rows: linked, digest: digest)
+            } and: {
+                inserted = Result { () throws(StateError) in try store.insertRecordRows(take(&rows, [])) }
+            }
+            entries = try inserted.get()
+            try store.addLinks(take(&links, []))
+        }
         timer.lap("append rows")
         // Every lookup of a phase is one sorted batch: SQLite then reads each page once.
         try load(entries.map(\.hash))
