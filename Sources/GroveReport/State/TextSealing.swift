@@ -20,8 +20,8 @@ struct TextSealing {
         init(salt: [UInt8]) {
             var salted = SHA256Digest()
             salted.update(salt)
-            scratch = SHA256Digest(continuing: salted)
             self.salted = salted
+            scratch = SHA256Digest()
         }
 
         /// `sha256:` and the hex digits of the SHA-256 of the salt and then `bytes`.

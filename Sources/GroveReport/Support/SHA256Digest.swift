@@ -10,16 +10,10 @@ struct SHA256Digest: ~Copyable {
         EVP_DigestInit_ex(context, EVP_sha256(), nil)
     }
 
-    /// A hasher that goes on from where `prefix` is: its bytes are hashed once for all the
-    /// texts that follow them (a fresh one asks OpenSSL for the algorithm again).
-    init(continuing prefix: borrowing SHA256Digest) {
-        context = EVP_MD_CTX_new()
-        EVP_MD_CTX_copy_ex(context, prefix.context)
-    }
-
     deinit { EVP_MD_CTX_free(context) }
 
-    /// Makes this hasher go on from where `prefix` is, as `init(continuing:)` does, in place.
+    /// Makes this hasher go on from where `prefix` is, in place: the prefix's bytes are hashed
+    /// once for all the texts that follow them (a fresh hasher asks OpenSSL for the algorithm).
     mutating func restart(from prefix: borrowing SHA256Digest) {
         EVP_MD_CTX_copy_ex(context, prefix.context)
     }
